@@ -1,0 +1,3 @@
+module github.com/isojson/isojson
+
+go 1.26
