@@ -1,0 +1,79 @@
+/* The C ABI of the isojson Go engine (libisojson_engine.so, built with
+ * `go build -buildmode=c-shared ./pyshim/engine`). The engine knows nothing
+ * of CPython; the extension module dlopen()s it at first use and calls these
+ * through function pointers (pyshim/engine_loader.c).
+ *
+ * Memory: every buffer here is C memory (malloc/realloc/free of the process's
+ * libc). The engine grows a caller's tape or output buffer with realloc; the
+ * caller owns it and frees it with free(). No Go pointer crosses the ABI.
+ * The tape layout is documented in backend/tape.go.
+ */
+#ifndef ISOJSON_ENGINE_H
+#define ISOJSON_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ISOJSON_ENGINE_ABI 1
+
+typedef struct isojson_tape {
+    uint64_t *words;       /* entries; len used, cap allocated (in words) */
+    size_t len, cap;
+    uint8_t *arena;        /* unescaped string bytes of StorageArena refs */
+    size_t arena_len, arena_cap;
+} isojson_tape;
+
+typedef struct isojson_buf {
+    uint8_t *data;
+    size_t len, cap;
+} isojson_buf;
+
+typedef struct isojson_error {
+    int64_t offset;        /* byte offset into the input where the error was found */
+    char msg[160];         /* NUL-terminated plain sentence (orjson's wording) */
+} isojson_error;
+
+/* Return codes. */
+#define ISOJSON_OK 0
+#define ISOJSON_SYNTAX 1   /* err filled: invalid JSON */
+#define ISOJSON_NOMEM 2    /* realloc failed */
+#define ISOJSON_FAIL 3     /* anything else; err->msg says what */
+
+/* Functions exported by the engine (names as in the .so). */
+int isojson_engine_abi(void);                     /* ISOJSON_ENGINE_ABI */
+const char *isojson_engine_version(void);         /* static string */
+/* Backends compiled in, comma separated, in rank order (static string). */
+const char *isojson_engine_backends(void);
+/* Index of the backend to use: name NULL or "" = the default for this CPU.
+ * Returns -1 and fills err->msg (naming the choices) when unknown/unsupported. */
+int isojson_engine_backend(const char *name, isojson_error *err);
+/* The name of backend index i (static string). */
+const char *isojson_engine_backend_name(int i);
+
+/* Parse src[0:n) with backend index `backend` into t (reset first). Unescaped
+ * strings in the tape are offsets into src (StorageInput). */
+int isojson_engine_parse(int backend, const uint8_t *src, size_t n, isojson_tape *t, isojson_error *err);
+
+/* Write the tape as JSON into out (appended after out->len). input is the
+ * document StorageInput refs point into (NULL if none). opts are orjson's
+ * OPT_* bits; the writer uses OPT_INDENT_2, OPT_SORT_KEYS, OPT_APPEND_NEWLINE. */
+int isojson_engine_write(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
+                         isojson_buf *out, isojson_error *err);
+
+/* Tape header layout (mirrors backend/tape.go). */
+#define ISOJSON_KIND_SHIFT 56
+#define ISOJSON_STORAGE_SHIFT 52
+#define ISOJSON_CLASS_SHIFT 50
+#define ISOJSON_WIDTH_SHIFT 48
+#define ISOJSON_CLEAN_BIT (1ULL << 47)
+#define ISOJSON_LEN_MASK (ISOJSON_CLEAN_BIT - 1)
+#define ISOJSON_PAYLOAD_MASK ((1ULL << 56) - 1)
+enum isojson_kind {
+    ISOJSON_NULL = 1, ISOJSON_FALSE, ISOJSON_TRUE, ISOJSON_INT, ISOJSON_UINT, ISOJSON_FLOAT,
+    ISOJSON_ARRAY, ISOJSON_OBJECT, ISOJSON_STRING, ISOJSON_BIGINT, ISOJSON_RAW, ISOJSON_PLAIN
+};
+enum isojson_storage { ISOJSON_INPUT = 0, ISOJSON_ARENA = 1, ISOJSON_EXTERNAL = 2 };
+enum isojson_class { ISOJSON_ASCII = 0, ISOJSON_LATIN1 = 1, ISOJSON_BMP = 2, ISOJSON_ASTRAL = 3 };
+enum isojson_width { ISOJSON_UTF8 = 0, ISOJSON_UCS1 = 1, ISOJSON_UCS2 = 2, ISOJSON_UCS4 = 3 };
+
+#endif
