@@ -1,0 +1,68 @@
+/* Shared declarations of the isojson CPython extension (pyshim/*.c).
+ *
+ * The extension is the only code that touches Python objects. It is
+ * multi-phase initialised and supports own-GIL sub-interpreters: nothing that
+ * holds a Python object lives in a C static; everything that outlives a call
+ * is in the per-interpreter module state below.
+ *
+ * Files by concern:
+ *   module.c         module definition, state, methods table, constants
+ *   engine_loader.c  dlopen of the Go engine at first use, fork handling
+ *   loads.c          loads(): input → engine parse → tape → Python objects
+ *   errors.c         JSONDecodeError (subclass of the interpreter's json.JSONDecodeError)
+ *   dumps.c          dumps(): argument checks, the walk of objects into a tape
+ *   dumps_*.c        one serializer per Python type
+ *   fragment.c       the Fragment type
+ */
+#ifndef ISOJSON_H
+#define ISOJSON_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include "engine/isojson_engine.h"
+#include "dumps_state.h"
+
+/* The engine's functions, resolved with dlsym. */
+typedef struct isojson_engine_api {
+    int (*abi)(void);
+    const char *(*version)(void);
+    const char *(*backends)(void);
+    int (*backend)(const char *name, isojson_error *err);
+    const char *(*backend_name)(int i);
+    int (*parse)(int backend, const uint8_t *src, size_t n, isojson_tape *t, isojson_error *err);
+    int (*write)(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
+                 isojson_buf *out, isojson_error *err);
+} isojson_engine_api;
+
+/* Returns the engine for this process, loading it on first use and loading a
+ * fresh private copy in a fork()ed child. On failure returns NULL with a
+ * RuntimeError set. Thread-safe; needs no GIL but the caller holds it when it
+ * wants the exception. (engine_loader.c) */
+const isojson_engine_api *isojson_engine(void);
+
+/* The backend index chosen for this process (ISOJSON_BACKEND or the default);
+ * -1 with an exception set when ISOJSON_BACKEND names no usable backend. */
+int isojson_backend_index(void);
+
+typedef struct isojson_state {
+    PyObject *JSONDecodeError;   /* subclass of this interpreter's json.JSONDecodeError */
+    /* loads: per-interpreter cache of short dict keys (loads.c) */
+    void *key_cache;
+    /* dumps: types, caches and the Fragment type (dumps_state.h, owned by dumps.c) */
+    isojson_dumps_state dumps;
+} isojson_state;
+
+isojson_state *isojson_get_state(PyObject *module);
+
+/* module.c's methods call these. */
+PyObject *isojson_loads(PyObject *module, PyObject *obj);
+PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+/* dumps.c: set up and tear down isojson_dumps_state, and add Fragment (and any
+ * other dumps-side names) to the module. Called from module.c's exec slot,
+ * traverse and clear. */
+int isojson_dumps_state_init(PyObject *module, isojson_dumps_state *st);
+int isojson_dumps_state_traverse(isojson_dumps_state *st, visitproc visit, void *arg);
+void isojson_dumps_state_clear(isojson_dumps_state *st);
+
+#endif
