@@ -1,0 +1,52 @@
+"""Python loads() per isojson backend, against orjson.
+
+isojson reads ISOJSON_BACKEND once per process, so each backend is measured
+in a fresh child process (`python backends.py <name>`), which checks that
+isojson really uses that backend, checks its results against orjson's and
+prints its timings as JSON on stdout.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import libraries
+import percall
+
+
+def run(names, repeats: int, sample_seconds: float, log=print) -> dict:
+    """{backend: {"backend": name in use, "timings": [...], "problems": {doc: [...]}}}
+    or {backend: {"error": message}} for a backend that failed."""
+    out = {}
+    for name in names:
+        log(f"  backend {name}")
+        env = dict(os.environ, ISOJSON_BACKEND=name)
+        proc = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), name, str(repeats), str(sample_seconds)],
+            env=env, capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            lines = (proc.stderr or proc.stdout).strip().splitlines()
+            out[name] = {"error": lines[-1] if lines else f"exit status {proc.returncode}"}
+            log(f"    failed: {out[name]['error']}")
+            continue
+        out[name] = json.loads(proc.stdout)
+    return out
+
+
+def _child(name: str, repeats: int, sample_seconds: float) -> None:
+    iso, ref = libraries.load("isojson"), libraries.load("orjson")
+    in_use = libraries.isojson_backend()
+    if in_use != name:
+        sys.exit(f"ISOJSON_BACKEND={name} but isojson.backend is {in_use!r}")
+    timings, problems = [], {}
+    for doc in percall.CORPUS:
+        data = percall.read_corpus(doc)
+        problems[doc] = percall.check_isojson(iso, ref, data)
+        for t in percall.measure("loads", doc, [iso, ref], data, None, repeats, sample_seconds).values():
+            timings.append({"doc": doc, "library": t.library, "number": t.number, "samples": t.samples})
+    json.dump({"backend": in_use, "timings": timings, "problems": problems}, sys.stdout)
+
+
+if __name__ == "__main__":
+    _child(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]))

@@ -1,0 +1,238 @@
+"""Markdown tables from the results dict that run_all.py builds (and stores as
+bench/results/python.json), and the rewrite of the README's results section."""
+
+import os
+import re
+
+import machine
+import percall
+
+README_BEGIN = "<!-- bench:begin -->"
+README_END = "<!-- bench:end -->"
+
+MODE_LABELS = {
+    "subinterpreters": "own-GIL sub-interpreters",
+    "threads": "threads, one interpreter (GIL)",
+    "processes": "processes (multiprocessing, spawn)",
+}
+
+
+def _size(doc: str) -> str:
+    try:
+        n = os.path.getsize(percall.corpus_path(doc))
+    except OSError:
+        return doc
+    return f"{doc} ({n / 1024:.0f} KiB)" if n < 1 << 20 else f"{doc} ({n / (1 << 20):.1f} MiB)"
+
+
+def _us(v: float) -> str:
+    if v >= 1000:
+        return f"{v:,.0f}"
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    return f"{v:.2f}"
+
+
+def _ratio(v: float, ref: float) -> str:
+    return f"{v / ref:.2f}×" if ref > 0 else "–"
+
+
+def _table(header: list[str], rows: list[list[str]], align: str) -> list[str]:
+    """align: one character per column, "l" or "r"."""
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return lines
+
+
+def _percall_index(results: dict) -> dict:
+    return {(t["op"], t["doc"], t["library"]): t for t in results.get("percall", [])}
+
+
+def percall_table(results: dict, op: str, compact: bool = False) -> list[str]:
+    """Rows: libraries; columns: documents. Cell: min / median µs per call and
+    min ÷ orjson's min (compact: min µs and the ratio only)."""
+    idx = _percall_index(results)
+    docs = [d for d in percall.CORPUS if any(k[0] == op and k[1] == d for k in idx)]
+    libs = [lib for lib in results.get("libraries", []) if any(k[0] == op and k[2] == lib for k in idx)]
+    rows = []
+    for lib in libs:
+        row = [f"**{lib}**" if lib == "isojson" else lib]
+        for doc in docs:
+            t, ref = idx.get((op, doc, lib)), idx.get((op, doc, "orjson"))
+            if t is None:
+                row.append("–")
+                continue
+            ratio = f" ({_ratio(t['min_us'], ref['min_us'])})" if ref else ""
+            if compact:
+                row.append(f"{_us(t['min_us'])}{ratio}")
+            else:
+                row.append(f"{_us(t['min_us'])} / {_us(t['median_us'])}{ratio}")
+        rows.append(row)
+    return _table(["library"] + [_size(d) for d in docs], rows, "l" + "r" * len(docs))
+
+
+def _parallel_rates(results: dict) -> tuple[list, list, dict]:
+    configs, workers, rates = [], [], {}
+    for p in results.get("parallel", []):
+        key = (p["library"], p["mode"])
+        if key not in configs:
+            configs.append(key)
+        if p["workers"] not in workers:
+            workers.append(p["workers"])
+        rates[key + (p["workers"],)] = p
+    return configs, sorted(workers), rates
+
+
+def parallel_table(results: dict) -> list[str]:
+    configs, workers, rates = _parallel_rates(results)
+    rows = []
+    for lib, mode in configs:
+        row = [f"**{lib}**" if lib == "isojson" else lib, MODE_LABELS.get(mode, mode)]
+        for n in workers:
+            p = rates.get((lib, mode, n))
+            row.append("–" if p is None else (f"failed: {p['error']}" if p.get("error") else f"{p['rate']:,.0f}"))
+        first, last = rates.get((lib, mode, workers[0])), rates.get((lib, mode, workers[-1]))
+        ok = first and last and not first.get("error") and not last.get("error") and first["rate"] > 0
+        row.append(f"{last['rate'] / first['rate']:.2f}×" if ok else "–")
+        rows.append(row)
+    header = ["library", "workers run as"] + [f"{n} worker{'s' if n > 1 else ''}" for n in workers]
+    header.append(f"{workers[-1]} vs {workers[0]}" if workers else "speed-up")
+    return _table(header, rows, "ll" + "r" * (len(workers) + 1))
+
+
+def threaded_table(results: dict) -> list[str]:
+    groups = {}
+    for p in results.get("threaded_loads", []):
+        groups.setdefault((p["library"], p["doc"]), {})[p["workers"]] = p
+    rows = []
+    for (lib, doc), by_n in groups.items():
+        ns = sorted(by_n)
+        cells = [f"failed: {by_n[n]['error']}" if by_n[n].get("error") else f"{by_n[n]['rate']:,.0f}" for n in ns]
+        a, b = by_n[ns[0]], by_n[ns[-1]]
+        ok = not a.get("error") and not b.get("error") and a["rate"] > 0
+        rows.append([f"**{lib}**" if lib == "isojson" else lib, _size(doc)] + cells
+                    + [f"{b['rate'] / a['rate']:.2f}×" if ok else "–"])
+    ns = sorted({p["workers"] for p in results.get("threaded_loads", [])})
+    header = ["library", "document"] + [f"{n} thread{'s' if n > 1 else ''}" for n in ns] + ["speed-up"]
+    return _table(header, rows, "ll" + "r" * (len(ns) + 1))
+
+
+def backends_table(results: dict) -> list[str]:
+    rows = []
+    ref_row = None
+    for name, r in results.get("backends", {}).items():
+        if "error" in r:
+            rows.append([f"isojson `{name}`"] + [f"failed: {r['error']}"] + [""] * (len(percall.CORPUS) - 1))
+            continue
+        by = {(t["doc"], t["library"]): t for t in r["timings"]}
+        row = [f"isojson `{name}`"]
+        ref = ["orjson"]
+        for doc in percall.CORPUS:
+            t, o = by.get((doc, "isojson")), by.get((doc, "orjson"))
+            if t is None or o is None:
+                row.append("–")
+                ref.append("–")
+                continue
+            bad = " ⚠ differs" if r["problems"].get(doc) else ""
+            row.append(f"{_us(min(t['samples']) * 1e6)} ({_ratio(min(t['samples']), min(o['samples']))}){bad}")
+            ref.append(_us(min(o["samples"]) * 1e6))
+        rows.append(row)
+        if ref_row is None:
+            ref_row = ref
+    if ref_row:
+        rows.append(ref_row)
+    return _table(["loads, µs per call (×orjson)"] + [_size(d) for d in percall.CORPUS], rows,
+                  "l" + "r" * len(percall.CORPUS))
+
+
+def cases_table(results: dict) -> list[str]:
+    rows = []
+    for c in results.get("dumps_cases", []):
+        if c["status"] == "ok":
+            i, o = c["isojson"], c["orjson"]
+            rows.append([c["case"], _us(i["min_us"]), _us(o["min_us"]), _ratio(i["min_us"], o["min_us"]), ""])
+        else:
+            rows.append([c["case"], "–", "–", "–", f"{c['status']}: {c['note']}".replace("|", "\\|")])
+    return _table(["dumps of", "isojson µs", "orjson µs", "×orjson", "note"], rows, "lrrrl")
+
+
+def _settings_line(results: dict) -> str:
+    s = results.get("settings", {})
+    return (f"Per call: min / median over {s.get('repeats', '?')} timeit repeats, libraries interleaved; "
+            f"parallel: median of {s.get('rounds', '?')} run(s) of {s.get('duration', '?')} s each.")
+
+
+def markdown(results: dict) -> str:
+    m = results["machine"]
+    out = ["# isojson: Python benchmarks", "",
+           f"Generated by `make bench` (`bench/python/run_all.py`{' --quick' if results.get('settings', {}).get('quick') else ''}) "
+           f"on {machine.summary(m)}.", "",
+           _settings_line(results) + " The machine is shared and noisy: compare rows measured together, "
+           "not runs.", ""]
+    for op in ("loads", "dumps"):
+        if any(t["op"] == op for t in results.get("percall", [])):
+            out += [f"## {op}: µs per call (min / median; ×orjson: min ÷ orjson's min, below 1 is faster)", ""]
+            out += percall_table(results, op) + [""]
+    if results.get("percall_problems"):
+        out += ["**isojson differs from orjson on:** " + "; ".join(
+            f"{d}: {', '.join(p)}" for d, p in results["percall_problems"].items()), ""]
+    if results.get("how"):
+        out += ["How each library is called (all on bytes; str results encoded to UTF-8 bytes):", ""]
+        out += [f"- {name}: `{how}`" for name, how in results["how"].items()] + [""]
+    if results.get("parallel"):
+        p = results.get("parallel_doc", {})
+        out += ["## Parallel round trips per second (all workers together; higher is better)", "",
+                f"One round trip: loads + dumps of a {p.get('records', 100)}-record document "
+                f"({p.get('bytes', 0) / 1024:.0f} KiB), output compared byte for byte with the first. "
+                f"This machine has {m['cores']} cores, so {m['cores']}× is the best possible speed-up; "
+                "orjson, ujson and msgspec cannot be imported in own-GIL sub-interpreters.", ""]
+        out += parallel_table(results) + ["", "![parallel round trips](parallel.png)", ""]
+    if results.get("threaded_loads"):
+        out += ["## Threaded loads of a large document (loads per second, all threads together)", "",
+                "isojson releases the GIL while its Go engine parses inputs of 64 KiB and more; orjson "
+                "holds it throughout.", ""]
+        out += threaded_table(results) + [""]
+    if results.get("backends"):
+        out += ["## isojson loads per backend (`ISOJSON_BACKEND`, one process each) against orjson", ""]
+        out += backends_table(results) + ["", "![loads per backend](backends.png)", ""]
+    if results.get("dumps_cases"):
+        out += ["## dumps of Python types and options, against orjson (min µs per call)", ""]
+        out += cases_table(results) + [""]
+    return "\n".join(out)
+
+
+def readme_section(results: dict) -> str:
+    """The short form for the README: ratios to orjson and the parallel table."""
+    m = results["machine"]
+    out = [f"Measured by `make bench` on {machine.summary(m)}; full tables and charts in "
+           "[bench/results/python.md](bench/results/python.md).", ""]
+    for op in ("loads", "dumps"):
+        if any(t["op"] == op for t in results.get("percall", [])):
+            out += [f"`{op}`, µs per call (×orjson, below 1 is faster):", ""]
+            out += percall_table(results, op, compact=True) + [""]
+    if results.get("parallel"):
+        out += ["Round trips per second of a 100-record document, all workers together "
+                f"({m['cores']} cores):", ""]
+        out += parallel_table(results) + [""]
+    return "\n".join(out)
+
+
+def rewrite_readme(path: str, section: str) -> bool:
+    """Replaces what lies between the README markers with `section`. Returns
+    False, changing nothing, when the markers are not there (in order)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return False
+    pattern = re.compile(re.escape(README_BEGIN) + r".*?" + re.escape(README_END), re.S)
+    if not pattern.search(text):
+        return False
+    new = pattern.sub(lambda _: f"{README_BEGIN}\n{section.strip()}\n{README_END}", text, count=1)
+    if new != text:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(new)
+    return True

@@ -1,0 +1,226 @@
+"""The Python benchmarks of isojson (`make bench`, under 10 minutes).
+
+    scripts/py bench/python/run_all.py [--quick] [--only percall,parallel,threaded,backends,types]
+
+Measures, on this machine, side by side:
+  1. loads and dumps per call on the four corpus documents: isojson, orjson,
+     json, ujson, msgspec (percall.py);
+  2. round trips per second with 1, 2 and 4 workers: isojson and json in
+     own-GIL sub-interpreters, orjson in threads and in processes
+     (parallel.py, workload.py), and threaded loads of large documents;
+  3. isojson loads per backend against orjson, one process per backend
+     (backends.py);
+  4. dumps of datetime, UUID, dataclass, numpy, ... against orjson
+     (dumps_cases.py; cases isojson lacks are skipped with a note).
+Writes bench/results/python.{md,json}, parallel.png, backends.png and
+rewrites the README section between <!-- bench:begin --> and
+<!-- bench:end -->. ISOJSON_BENCH_MODULE=json benchmarks a stand-in instead
+of isojson (the reports say so).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+import backends
+import charts
+import dumps_cases
+import libraries
+import machine
+import parallel
+import percall
+import report
+import workload
+
+RESULTS_DIR = os.path.join(percall.REPO, "bench", "results")
+README = os.path.join(percall.REPO, "README.md")
+PARTS = ("percall", "parallel", "threaded", "backends", "types")
+
+PARALLEL_CONFIGS = (
+    ("isojson", parallel.SUBINTERPRETERS),
+    ("json", parallel.SUBINTERPRETERS),
+    ("orjson", parallel.THREADS),
+    ("orjson", parallel.PROCESSES),
+)
+WORKER_COUNTS = (1, 2, 4)
+THREADED_LIBRARIES = ("isojson", "orjson")
+THREADED_DOCS = ("twitter", "citm_catalog")
+RECORDS = 100
+
+
+def log(msg: str) -> None:
+    print(msg, flush=True)
+
+
+def run_percall(results, s):
+    libs = []
+    for name in libraries.PER_CALL_LIBRARIES:
+        try:
+            libs.append(libraries.load(name))
+        except ImportError as e:
+            log(f"  {name} is missing, left out: {e}")
+    results["libraries"] = [lib.name for lib in libs]
+    results["how"] = {lib.name: lib.how for lib in libs}
+    by_name = {lib.name: lib for lib in libs}
+    if "isojson" in by_name and "orjson" in by_name:
+        problems = {}
+        for doc in percall.CORPUS:
+            p = percall.check_isojson(by_name["isojson"], by_name["orjson"], percall.read_corpus(doc))
+            if p:
+                problems[doc] = p
+                log(f"  ⚠ isojson vs orjson on {doc}: {', '.join(p)}")
+        results["percall_problems"] = problems
+    timings = percall.run(libs, repeats=s["repeats"], sample_seconds=s["sample_seconds"], log=log)
+    results["percall"] = [{"op": t.op, "doc": t.doc, "library": t.library, "number": t.number,
+                           "min_us": t.min_us, "median_us": t.median_us,
+                           "samples_us": [x * 1e6 for x in t.samples]} for t in timings]
+
+
+def _rounds(configs, counts, s, kind, payload_of, log_label):
+    """Runs every (library, mode, workers) `rounds` times, interleaved, and
+    returns one entry per configuration with the median rate."""
+    runs = {}
+    for r in range(s["rounds"]):
+        for n in counts:
+            for lib, mode, payload_key in configs:
+                key = (lib, mode, payload_key, n)
+                if runs.get(key) == "error":
+                    continue
+                try:
+                    run = parallel.measure(lib, mode, n, s["duration"], kind, payload_of(payload_key))
+                except parallel.WorkerFailed as e:
+                    log(f"  {lib} {mode} ×{n}: FAILED: {e}")
+                    runs[key] = "error"
+                    runs[key + ("msg",)] = str(e).split(": ", 1)[-1]
+                    continue
+                runs.setdefault(key, []).append(run)
+                note = f", {run.errors} WRONG RESULTS" if run.errors else ""
+                log(f"  round {r + 1}: {log_label(lib, mode, payload_key)} ×{n}: {run.rate:,.0f}/s{note}")
+    out = []
+    for lib, mode, payload_key in configs:
+        for n in counts:
+            key = (lib, mode, payload_key, n)
+            entry = {"library": lib, "mode": mode, "workers": n}
+            if payload_key is not None:
+                entry["doc"] = payload_key
+            if runs.get(key) == "error" or key not in runs:
+                entry.update(rate=0, error=runs.get(key + ("msg",), "not run"))
+            else:
+                rates = [x.rate for x in runs[key]]
+                entry.update(rate=statistics.median(rates), rates=rates,
+                             calls_per_worker=[x.calls for x in runs[key]],
+                             errors=sum(x.errors for x in runs[key]))
+            out.append(entry)
+    return out
+
+
+def run_parallel(results, s):
+    results["parallel_doc"] = {"records": RECORDS, "bytes": len(workload.document_bytes(RECORDS))}
+    configs = [(lib, mode, None) for lib, mode in PARALLEL_CONFIGS]
+    results["parallel"] = _rounds(configs, WORKER_COUNTS, s, workload.ROUNDTRIP, lambda _: RECORDS,
+                                  lambda lib, mode, _: f"{lib} {mode}")
+
+
+def run_threaded(results, s):
+    configs = [(lib, parallel.THREADS, doc) for doc in THREADED_DOCS for lib in THREADED_LIBRARIES]
+    results["threaded_loads"] = _rounds(configs, (1, 2), s, workload.LOADS, percall.corpus_path,
+                                        lambda lib, mode, doc: f"{lib} loads {doc} in threads")
+
+
+def run_backends(results, s):
+    names = libraries.isojson_backends()
+    if not names:
+        log("  no backends to compare (isojson is a stand-in or has no `backends`)")
+        return
+    results["backends"] = backends.run(names, repeats=max(5, s["repeats"] // 2),
+                                       sample_seconds=s["sample_seconds"], log=log)
+
+
+def run_types(results, s):
+    results["dumps_cases"] = dumps_cases.run(repeats=max(5, s["repeats"] // 2),
+                                             sample_seconds=s["sample_seconds"], log=log)
+
+
+def write_outputs(results, out_dir, readme):
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "python.json"), "w", encoding="utf-8") as f:
+        json.dump(results, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    with open(os.path.join(out_dir, "python.md"), "w", encoding="utf-8") as f:
+        f.write(report.markdown(results) + "\n")
+    written = ["python.json", "python.md"]
+    if results.get("parallel"):
+        charts.parallel(results, os.path.join(out_dir, "parallel.png"))
+        written.append("parallel.png")
+    if any("error" not in r for r in results.get("backends", {}).values()):
+        charts.backends(results, os.path.join(out_dir, "backends.png"))
+        written.append("backends.png")
+    log(f"wrote {', '.join(os.path.join(out_dir, w) for w in written)}")
+    section = report.readme_section(results)
+    if readme is None:
+        log("README left alone")
+    elif report.rewrite_readme(readme, section):
+        log("rewrote the README section between " f"{report.README_BEGIN} and {report.README_END}")
+    else:
+        log(f"README.md has no {report.README_BEGIN} ... {report.README_END} section; "
+            "here is what belongs there:\n")
+        print(section)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repeats and shorter runs (about 1 minute)")
+    ap.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts among {', '.join(PARTS)}")
+    ap.add_argument("--out", help="directory for the results (default: bench/results; "
+                    "with a stand-in isojson, a temporary directory, and the README is left alone)")
+    args = ap.parse_args(argv)
+    parts = [p for p in args.only.split(",") if p]
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        ap.error(f"unknown parts: {', '.join(sorted(unknown))}")
+    s = ({"repeats": 5, "sample_seconds": 0.01, "rounds": 1, "duration": 0.4, "quick": True} if args.quick
+         else {"repeats": 20, "sample_seconds": 0.025, "rounds": 3, "duration": 1.0, "quick": False})
+
+    try:
+        libraries.load("isojson")
+    except ImportError as e:
+        print(f"run_all: cannot import isojson ({e}); run `make build` first "
+              "(or set ISOJSON_BENCH_MODULE=json to try the benchmarks on a stand-in)", file=sys.stderr)
+        return 1
+    results = {"machine": machine.info(), "settings": s}
+    log(f"isojson Python benchmarks on {machine.summary(results['machine'])}")
+    if libraries.isojson_module_name() != "isojson":
+        log(f"NOTE: isojson is the stand-in {libraries.isojson_module_name()!r}: these are not isojson's figures")
+    started = time.perf_counter()
+    steps = {"percall": ("per-call loads and dumps", run_percall),
+             "parallel": ("parallel round trips", run_parallel),
+             "threaded": ("threaded loads of large documents", run_threaded),
+             "backends": ("loads per isojson backend", run_backends),
+             "types": ("dumps of Python types and options", run_types)}
+    for part in PARTS:
+        if part in parts:
+            title, fn = steps[part]
+            log(f"\n== {title} ==")
+            t = time.perf_counter()
+            fn(results, s)
+            log(f"  ({time.perf_counter() - t:.0f} s)")
+    results["elapsed_s"] = round(time.perf_counter() - started, 1)
+    log("")
+    standin = libraries.isojson_module_name() != "isojson"
+    out_dir = args.out or (os.path.join(tempfile.gettempdir(), "isojson-bench-standin") if standin else RESULTS_DIR)
+    # Only a full run of the real isojson owns the README's figures.
+    write_outputs(results, out_dir, None if standin or args.out or set(parts) != set(PARTS) else README)
+    log(f"done in {results['elapsed_s']:.0f} s")
+    wrong = sum(p.get("errors", 0) for p in results.get("parallel", []) + results.get("threaded_loads", []))
+    if wrong:
+        log(f"ERROR: {wrong} round trips gave wrong results")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
