@@ -1,0 +1,169 @@
+# isojson: build, test, benchmark and CI entry points.
+#
+#   make demo        build, then show isojson in own-GIL sub-interpreters
+#   make test        every test (go vet, go test -race, cross-architecture, pytest), then one summary
+#   make bench       Go and Python benchmarks; results land in bench/results/
+#   make fuzz        every Go fuzz target for FUZZTIME each
+#   make help        this list with the knobs
+#
+# Works on a fresh Debian 12 machine as root with Go at /usr/local/go and gcc: Python 3.14 (a cached
+# Debian sid root, scripts/py314-env) and qemu-user are provisioned on first use; PYTHON=python3.14 uses
+# the host's Python instead of the root.
+
+# Recipes are bash with -e -u -o pipefail so that a failure anywhere in a pipeline fails the target.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+# A fresh machine has Go at /usr/local/go but not always on PATH; the scripts call `go` too, so export it.
+export PATH := $(PATH):/usr/local/go/bin
+GO ?= go
+
+# go test -race over the whole module on 2 shared cores takes minutes; the timeout is per test binary.
+GO_TEST_FLAGS ?= -race -timeout 20m
+# Go fuzzing: time per target, a regexp choosing targets (default all) — `make fuzz FUZZTIME=10m FUZZ=FuzzParse`.
+FUZZTIME ?= 30s
+FUZZ ?= .
+# Go benchmarks: -count 6 is the fewest samples for which benchstat gives a 95% confidence interval.
+BENCH_COUNT ?= 6
+BENCH_TIME ?= 1s
+BENCH ?= .
+# Cross-architecture checks: pure-Go builds for these GOARCHes, and these packages' tests run under qemu-user
+# (s390x is big-endian: it catches byte-order assumptions in the parser and writer).
+CROSS_ARCHES ?= arm64 s390x
+CROSS_PKGS ?= ./backend/scalar
+
+PY := scripts/py
+# Where `make test` keeps each part's log and one-line result for the summary it prints last.
+RESULTS := build/test-results
+
+export BENCH_COUNT BENCH_TIME BENCH CROSS_ARCHES CROSS_PKGS
+
+.PHONY: help build py-env demo test test-vet test-go test-cross test-build test-py test-summary qemu \
+        bench bench-go bench-py fuzz clean
+
+help:
+	@sed -n '3,7p' Makefile | sed 's/^# *//'
+	@echo
+	@echo 'Other targets: build, test-vet, test-go, test-cross, test-py, bench-go, bench-py, clean'
+	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZ, BENCH_COUNT, BENCH_TIME,'
+	@echo '       BENCH (regexp), CROSS_ARCHES, CROSS_PKGS'
+
+## Build ###################################################################################################
+
+# The Python 3.14 root is made once (debootstrap, about a minute) and cached in /var/cache/isojson; with
+# PYTHON set the host's interpreter is used and nothing is provisioned.
+py-env:
+	@if [[ -n "$${PYTHON:-}" ]]; then echo "py-env: using PYTHON=$$PYTHON"; \
+	else echo "py-env: Python 3.14 root at $$(scripts/py314-env)"; fi
+
+# scripts/build (the extension's owner writes it) builds the Go engine and the C extension into
+# build/python/isojson/, which scripts/py puts on PYTHONPATH.
+build: py-env
+	@if [[ ! -x scripts/build ]]; then \
+	  echo "make build: scripts/build does not exist yet, so the isojson extension cannot be built" >&2; exit 1; fi
+	scripts/build
+
+demo: build
+	$(PY) bench/python/demo.py
+
+## Tests ###################################################################################################
+
+# $(call part,NAME) runs the shell in NAME_cmd for `make test`, showing its output and keeping it in
+# $(RESULTS)/NAME.log, then records PASS or FAIL, the time taken and the output of NAME_summary (shell that
+# reads $$log and prints the runner's own summary lines) in $(RESULTS)/NAME.result; test-summary prints
+# those at the end. (Commands live in variables because commas would split $(call) arguments.)
+define part
+@mkdir -p $(RESULTS); log=$(RESULTS)/$(1).log; rm -f $(RESULTS)/$(1).result; \
+echo "==== make test: $(1)"; t0=$$(date +%s); rc=0; \
+{ $($(1)_cmd); } 2>&1 | tee $$log || rc=$$?; \
+status=PASS; [[ $$rc == 0 ]] || status=FAIL; \
+{ printf '%s  %-8s %5ss  exit %s\n' $$status $(1) $$(( $$(date +%s) - t0 )) $$rc; \
+  { $($(1)_summary); } | sed 's/^/      /'; } > $(RESULTS)/$(1).result; \
+exit $$rc
+endef
+
+# make -k runs every part even when one fails, so that one broken area does not hide the state of the
+# others; the summary then repeats each runner's own result lines, and the exit status is the parts'.
+test:
+	@rm -rf $(RESULTS); rc=0; \
+	$(MAKE) --no-print-directory -k test-vet test-go test-cross test-py || rc=$$?; \
+	$(MAKE) --no-print-directory test-summary; exit $$rc
+
+vet_cmd = $(GO) vet ./...
+vet_summary = if [[ $$rc == 0 ]]; then echo "go vet: no problems"; else grep -v '^\#' $$log | head -20; fi
+test-vet:
+	$(call part,vet)
+
+gotest_cmd = $(GO) test $(GO_TEST_FLAGS) ./...
+gotest_summary = echo "go test: packages ok: $$(grep -c '^ok ' $$log), failed: $$(grep -c '^FAIL'$$'\t' $$log)"; \
+  grep -E '^(FAIL|--- FAIL|panic:)' $$log | head -30 || true
+test-go:
+	$(call part,gotest)
+
+cross_cmd = scripts/cross-test
+cross_summary = grep '^cross-test:' $$log || tail -n 5 $$log
+test-cross: qemu
+	$(call part,cross)
+
+# The extension build as a part of its own, so that a broken build is named in the summary.
+build_cmd = $(MAKE) --no-print-directory build
+build_summary = grep -E '^(make build:|scripts/build:)|error:' $$log | head -10 || true
+test-build:
+	$(call part,build)
+
+# pytest exits 5 when it collected no tests; that is a failure here, said plainly, never a pass.
+pytest_cmd = [[ -d tests ]] || { echo "test-py: FAIL: there is no tests/ directory" >&2; exit 5; }; \
+  r=0; $(PY) -m pytest -q tests/ || r=$$?; \
+  [[ $$r != 5 ]] || echo "test-py: FAIL: pytest collected no tests (exit 5) from tests/" >&2; exit $$r
+pytest_summary = grep -E '^(FAILED|ERROR) ' $$log | head -40 || true; grep -E '^test-py: ' $$log || true; \
+  grep -E ' (passed|failed|error|errors|skipped|no tests ran)( |$$)' $$log | tail -n 1 || true
+test-py: test-build
+	$(call part,pytest)
+
+# Each part writes its result when it finishes; a part that never ran (its prerequisite, such as the
+# build, failed) is reported as such rather than left out.
+test-summary:
+	@echo; echo "==== make test summary"; \
+	for p in vet gotest cross build pytest; do \
+	  if [[ -f $(RESULTS)/$$p.result ]]; then cat $(RESULTS)/$$p.result; \
+	  else printf 'FAIL  %-8s did not run: a prerequisite failed (see above)\n' $$p; fi; done
+
+# qemu-user runs the cross-compiled test binaries; Debian's qemu-user package provides both emulators.
+qemu:
+	@if ! command -v qemu-s390x >/dev/null || ! command -v qemu-aarch64 >/dev/null; then \
+	  echo "qemu: installing qemu-user (qemu-s390x, qemu-aarch64)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null; fi
+
+## Benchmarks ##############################################################################################
+
+bench: bench-go bench-py
+
+# Raw output in bench/results/go-bench.txt, the benchstat table as Markdown in bench/results/go-bench.md.
+bench-go:
+	scripts/bench-go
+
+bench-py: build
+	$(PY) bench/python/run_all.py
+
+## Fuzzing #################################################################################################
+
+# Go runs one fuzz target per invocation, so each `func FuzzXxx` found in a *_test.go file gets its own run
+# of FUZZTIME; new corpus entries that fail are written under the package's testdata/fuzz/.
+fuzz:
+	@targets=$$(grep -rlE --include='*_test.go' '^func Fuzz[A-Z0-9_]' . | grep -v '^./build/' | sort) || true; \
+	[[ -n "$$targets" ]] || { echo "fuzz: no fuzz targets found" >&2; exit 1; }; \
+	ran=0; for f in $$targets; do \
+	  for name in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' $$f); do \
+	    [[ $$name =~ $(FUZZ) ]] || continue; ran=$$((ran+1)); \
+	    echo "==== fuzz $$name in $$(dirname $$f) for $(FUZZTIME)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) ./$$(dirname $$f) ; done; done; \
+	[[ $$ran -gt 0 ]] || { echo "fuzz: no target matches FUZZ=$(FUZZ)" >&2; exit 1; }
+
+## Housekeeping ############################################################################################
+
+# Keeps bench/results (committed measurements) and the cached Python root (shared by every clone).
+clean:
+	rm -rf build
+	$(GO) clean -testcache
