@@ -1,0 +1,181 @@
+package writer
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// escapes[c] is what orjson writes for the byte c inside a string, or "" when
+// c is written as itself: the two-character escapes for '"', '\\' and
+// \b \f \n \r \t, \u00XX with lowercase hex for the other C0 controls. DEL,
+// U+2028, U+2029 and all other non-ASCII characters are written raw.
+var escapes = func() (t [256]string) {
+	const hex = "0123456789abcdef"
+	for c := range 0x20 {
+		t[c] = `\u00` + string(hex[c>>4]) + string(hex[c&15])
+	}
+	t['\b'], t['\f'], t['\n'], t['\r'], t['\t'] = `\b`, `\f`, `\n`, `\r`, `\t`
+	t['"'], t['\\'] = `\"`, `\\`
+	return t
+}()
+
+// maxEscapeLen is the longest output of one input code unit (\u00XX), which
+// bounds the growth of escaped text: reserving maxEscapeLen per unit is
+// always enough, also for the 2-4 byte UTF-8 of a transcoded character.
+const maxEscapeLen = 6
+
+// escapeChunk caps how much of a long string is escaped per reservation, so
+// that a huge string does not reserve six times its size at once.
+const escapeChunk = 16 << 10
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// escapeMask has the high bit of every byte of w (little-endian) that needs
+// escaping set: controls below 0x20, '"' and '\\'. Bytes above the lowest
+// flagged one may be flagged falsely (borrows), so only its lowest set bit
+// is meaningful.
+func escapeMask(w uint64) uint64 {
+	ctl := (w - lsb*0x20) &^ w
+	q := w ^ lsb*'"'
+	q = (q - lsb) &^ q
+	b := w ^ lsb*'\\'
+	b = (b - lsb) &^ b
+	return (ctl | q | b) & msb
+}
+
+// cleanPrefixUTF8 returns the length of the longest prefix of s that needs
+// no escaping, scanning eight bytes at a time.
+func cleanPrefixUTF8(s []byte) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if m := escapeMask(binary.LittleEndian.Uint64(s[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if escapes[s[i]] != "" {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// cleanPrefixLatin1 is cleanPrefixUTF8 that also stops at bytes >= 0x80,
+// which a Latin-1 (UCS1) string must transcode to two UTF-8 bytes.
+func cleanPrefixLatin1(s []byte) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(s[i:])
+		if m := escapeMask(w) | w&msb; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || escapes[c] != "" {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// escapeUTF8 appends s escaped. The caller has reserved
+// maxEscapeLen×len(s) bytes.
+func escapeUTF8(dst, s []byte) []byte {
+	for {
+		n := cleanPrefixUTF8(s)
+		dst = append(dst, s[:n]...)
+		if n == len(s) {
+			return dst
+		}
+		dst = append(dst, escapes[s[n]]...)
+		s = s[n+1:]
+	}
+}
+
+// escapeLatin1 appends the UCS1 text s as escaped UTF-8. The caller has
+// reserved maxEscapeLen×len(s) bytes.
+func escapeLatin1(dst, s []byte) []byte {
+	for {
+		n := cleanPrefixLatin1(s)
+		dst = append(dst, s[:n]...)
+		if n == len(s) {
+			return dst
+		}
+		if c := s[n]; c >= 0x80 {
+			dst = append(dst, 0xc0|c>>6, 0x80|c&0x3f)
+		} else {
+			dst = append(dst, escapes[c]...)
+		}
+		s = s[n+1:]
+	}
+}
+
+// replacement is U+FFFD in UTF-8, written for a lone surrogate or an invalid
+// code point in UCS2/UCS4 text. CPython strings can hold lone surrogates;
+// orjson refuses them ("str is not valid UTF-8: surrogates not allowed"), so
+// the tape's producer rejects them first and this only keeps the output
+// valid UTF-8 if one slips through.
+const replacement = "\uFFFD"
+
+// appendRune appends the UTF-8 encoding of the code point c (> 0x7f,
+// not a surrogate, <= 0x10ffff).
+func appendRune(dst []byte, c rune) []byte {
+	switch {
+	case c < 0x800:
+		return append(dst, byte(0xc0|c>>6), byte(0x80|c&0x3f))
+	case c < 0x10000:
+		return append(dst, byte(0xe0|c>>12), byte(0x80|c>>6&0x3f), byte(0x80|c&0x3f))
+	default:
+		return append(dst, byte(0xf0|c>>18), byte(0x80|c>>12&0x3f), byte(0x80|c>>6&0x3f), byte(0x80|c&0x3f))
+	}
+}
+
+// escapeUCS2 appends the UCS2 text s (native-endian code units) as escaped
+// UTF-8 (escape false: transcoded only). Surrogate pairs are joined. The
+// caller has reserved maxEscapeLen×len(s) bytes.
+func escapeUCS2(dst []byte, s []uint16, escape bool) []byte {
+	for i := 0; i < len(s); i++ {
+		c := rune(s[i])
+		switch {
+		case c < 0x80:
+			if e := escapes[c]; e != "" && escape {
+				dst = append(dst, e...)
+			} else {
+				dst = append(dst, byte(c))
+			}
+		case c < 0xd800 || c > 0xdfff:
+			dst = appendRune(dst, c)
+		case c < 0xdc00 && i+1 < len(s) && s[i+1] >= 0xdc00 && s[i+1] <= 0xdfff:
+			dst = appendRune(dst, 0x10000+(c-0xd800)<<10+rune(s[i+1])-0xdc00)
+			i++
+		default:
+			dst = append(dst, replacement...)
+		}
+	}
+	return dst
+}
+
+// escapeUCS4 appends the UCS4 text s (native-endian code points) as escaped
+// UTF-8 (escape false: transcoded only). The caller has reserved
+// maxEscapeLen×len(s) bytes.
+func escapeUCS4(dst []byte, s []uint32, escape bool) []byte {
+	for _, u := range s {
+		c := rune(u)
+		switch {
+		case u < 0x80:
+			if e := escapes[c]; e != "" && escape {
+				dst = append(dst, e...)
+			} else {
+				dst = append(dst, byte(c))
+			}
+		case u > 0x10ffff || u >= 0xd800 && u <= 0xdfff:
+			dst = append(dst, replacement...)
+		default:
+			dst = appendRune(dst, c)
+		}
+	}
+	return dst
+}

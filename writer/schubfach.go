@@ -1,0 +1,128 @@
+package writer
+
+import (
+	"math"
+	"math/bits"
+)
+
+// shortestDecimal returns the shortest decimal m×10^e that reads back as the
+// finite, non-zero float64 f (sign ignored), choosing the closest such
+// decimal and, on a tie, the even one: the digits of
+// strconv.FormatFloat(f, 'e', -1, 64) and of Python's repr. m may end in
+// zeros; the caller strips them.
+//
+// It is Schubfach (Raffaello Giulietti, "The Schubfach way to render
+// doubles", 2020; the algorithm of Java 19's Double.toString), ported from
+// the reference DoubleToDecimal: three 126×64-bit multiplications decide the
+// digits with no loop and no big arithmetic.
+func shortestDecimal(f float64) (m uint64, e10 int) {
+	const (
+		precision = 53
+		qMin      = -1074
+		cMin      = uint64(1) << (precision - 1)
+	)
+	u := math.Float64bits(f)
+	t := u & (cMin - 1)
+	bq := int(u>>(precision-1)) & 0x7ff
+	if bq != 0 {
+		mq := -qMin + 1 - bq // the value is c × 2^-mq
+		c := cMin | t
+		if 0 < mq && mq < precision {
+			// An integer below 2^53 is its own shortest decimal: its
+			// neighbours are at most 1 away, so no shorter digit string
+			// rounds back to it.
+			if fi := c >> uint(mq); fi<<uint(mq) == c {
+				return fi, 0
+			}
+		}
+		return toDecimal(-mq, c, 0)
+	}
+	// Java scales subnormals below cTiny by 10 to print two digits
+	// (4.9E-324); JSON wants the shortest (5e-324), so they go through
+	// unscaled like every other subnormal.
+	return toDecimal(qMin, t, 0)
+}
+
+// toDecimal is the core of Schubfach for the value c×2^q; dk corrects the
+// exponent when the caller scaled c by 10.
+func toDecimal(q int, c uint64, dk int) (uint64, int) {
+	const (
+		qMin = -1074
+		cMin = uint64(1) << 52
+	)
+	out := c & 1
+	cb := c << 2
+	cbr := cb + 2
+	var cbl uint64
+	var k int
+	if c != cMin || q == qMin {
+		cbl = cb - 2
+		k = flog10pow2(q)
+	} else {
+		// At a power of two the lower neighbour is half as far away.
+		cbl = cb - 1
+		k = flog10threeQuartersPow2(q)
+	}
+	h := q + flog2pow10(-k) + 2
+	g := &pow10Table[k-pow10KMin]
+	g1, g0 := g[0], g[1]
+	vb := roundOdd(g1, g0, cb<<uint(h))
+	vbl := roundOdd(g1, g0, cbl<<uint(h))
+	vbr := roundOdd(g1, g0, cbr<<uint(h))
+	s := vb >> 2
+	if s >= 10 {
+		// Try one digit fewer: s rounded down and up to a multiple of 10.
+		// (Java tests s >= 100 to always print two digits; the rounding
+		// interval is narrower than 10^(k+1), so one digit fewer is the
+		// most there can be, also for the smallest subnormals.)
+		// 115292150460684698<<4 is ceil(2^64/10): hi(s × it) = s/10.
+		hi, _ := bits.Mul64(s, 115_292_150_460_684_698<<4)
+		sp10 := 10 * hi
+		tp10 := sp10 + 10
+		upin := vbl+out <= sp10<<2
+		wpin := (tp10<<2)+out <= vbr
+		if upin != wpin {
+			if upin {
+				return sp10, k
+			}
+			return tp10, k
+		}
+	}
+	tt := s + 1
+	uin := vbl+out <= s<<2
+	win := (tt<<2)+out <= vbr
+	if uin != win {
+		if uin {
+			return s, k + dk
+		}
+		return tt, k + dk
+	}
+	// Both s and s+1 round back: take the closer one, the even one on a tie.
+	cmp := int64(vb - (s+tt)<<1)
+	if cmp < 0 || cmp == 0 && s&1 == 0 {
+		return s, k + dk
+	}
+	return tt, k + dk
+}
+
+// roundOdd returns g×cp / 2^127 rounded to odd (g = g1×2^63 + g0): the
+// paper's "rop", exact enough to decide every digit.
+func roundOdd(g1, g0, cp uint64) uint64 {
+	const mask63 = 1<<63 - 1
+	x1, _ := bits.Mul64(g0, cp)
+	y1, y0 := bits.Mul64(g1, cp)
+	z := y0>>1 + x1
+	vbp := y1 + z>>63
+	return vbp | (z&mask63+mask63)>>63
+}
+
+// flog10pow2 is floor(q × log10(2)) for |q| <= 5456721.
+func flog10pow2(q int) int { return int((int64(q) * 661_971_961_083) >> 41) }
+
+// flog10threeQuartersPow2 is floor(log10(3/4 × 2^q)) for |q| <= 5456721.
+func flog10threeQuartersPow2(q int) int {
+	return int((int64(q)*661_971_961_083 - 274_743_187_321) >> 41)
+}
+
+// flog2pow10 is floor(e × log2(10)) for |e| <= 5456721.
+func flog2pow10(e int) int { return int((int64(e) * 913_124_641_741) >> 38) }

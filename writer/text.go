@@ -1,0 +1,94 @@
+package writer
+
+import (
+	"unsafe"
+
+	"github.com/isojson/isojson/backend"
+)
+
+// text writes the ref entry at i, of kind k: a String quoted and escaped,
+// a Plain quoted as is, a BigInt or Raw as is.
+func (e *encoder) text(k backend.Kind, i int) {
+	h := e.words[i]
+	n := int(h & backend.LenMask)
+	width := backend.Width(h >> backend.WidthShift & 3)
+	quoted := k == backend.KindString || k == backend.KindPlain
+	escape := k == backend.KindString && h&backend.CleanBit == 0
+	if width == backend.WidthUTF8 {
+		s := e.utf8(h, i, n)
+		if !escape {
+			e.grow(len(s) + 2)
+			if quoted {
+				e.buf = append(e.buf, '"')
+				e.buf = append(e.buf, s...)
+				e.buf = append(e.buf, '"')
+			} else {
+				e.buf = append(e.buf, s...)
+			}
+			return
+		}
+		e.grow(2)
+		e.buf = append(e.buf, '"')
+		for len(s) > 0 {
+			c := s[:min(len(s), escapeChunk)]
+			e.grow(maxEscapeLen*len(c) + 1)
+			e.buf = escapeUTF8(e.buf, c)
+			s = s[len(c):]
+		}
+		e.buf = append(e.buf, '"')
+		return
+	}
+	// CPython's fixed-width layouts live in external (C) memory only.
+	p := e.t.External(i)
+	e.grow(2)
+	if quoted {
+		e.buf = append(e.buf, '"')
+	}
+	for done := 0; done < n; {
+		c := min(n-done, escapeChunk)
+		e.grow(maxEscapeLen*c + 1)
+		switch width {
+		case backend.WidthUCS1:
+			s := unsafe.Slice((*byte)(unsafe.Add(p, done)), c)
+			if escape {
+				e.buf = escapeLatin1(e.buf, s)
+			} else {
+				e.buf = transcodeLatin1(e.buf, s)
+			}
+		case backend.WidthUCS2:
+			e.buf = escapeUCS2(e.buf, unsafe.Slice((*uint16)(unsafe.Add(p, 2*done)), c), escape)
+		default:
+			e.buf = escapeUCS4(e.buf, unsafe.Slice((*uint32)(unsafe.Add(p, 4*done)), c), escape)
+		}
+		done += c
+	}
+	if quoted {
+		e.buf = append(e.buf, '"')
+	}
+}
+
+// utf8 returns the UTF-8 text of the ref entry at i with header h and
+// length n, wherever it is stored.
+func (e *encoder) utf8(h uint64, i, n int) []byte {
+	off := e.words[i+1]
+	switch backend.Storage(h >> backend.StorageShift & 0xf) {
+	case backend.StorageInput:
+		return e.input[off : off+uint64(n)]
+	case backend.StorageArena:
+		return e.t.Arena[off : off+uint64(n)]
+	default:
+		return unsafe.Slice((*byte)(e.t.External(i)), n)
+	}
+}
+
+// transcodeLatin1 appends the UCS1 text s as UTF-8 without escaping.
+func transcodeLatin1(dst, s []byte) []byte {
+	for _, c := range s {
+		if c < 0x80 {
+			dst = append(dst, c)
+		} else {
+			dst = append(dst, 0xc0|c>>6, 0x80|c&0x3f)
+		}
+	}
+	return dst
+}

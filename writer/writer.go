@@ -1,0 +1,303 @@
+package writer
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/isojson/isojson/backend"
+)
+
+// Flags are orjson's option bits; the writer reads the three below and
+// ignores every other bit, so callers pass orjson options straight through.
+type Flags uint32
+
+const (
+	Indent2       Flags = 1    // OPT_INDENT_2
+	SortKeys      Flags = 32   // OPT_SORT_KEYS
+	AppendNewline Flags = 1024 // OPT_APPEND_NEWLINE
+)
+
+// Append appends the JSON text of the tape's root value to dst and returns
+// the extended slice. input is the document that StorageInput refs point
+// into (nil if there are none). An empty tape writes nothing.
+func Append(dst []byte, t *backend.Tape, input []byte, flags Flags) []byte {
+	o := Output{Buf: dst}
+	o.Write(t, input, flags)
+	return o.Buf
+}
+
+// Output is a buffer that the writer appends to. When Alloc is non-nil the
+// buffer only ever grows through Alloc.GrowBytes (the writer never appends
+// past cap(Buf)), so Buf can be C memory.
+type Output struct {
+	Buf   []byte
+	Alloc backend.Allocator
+}
+
+// Write appends the JSON text of the tape's root value to o.Buf.
+func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
+	if len(t.Words) == 0 {
+		return
+	}
+	e := encoderPool.Get().(*encoder)
+	e.buf, e.alloc, e.t, e.words, e.input = o.Buf, o.Alloc, t, t.Words, input
+	if flags&(Indent2|SortKeys) == 0 {
+		e.compact(0)
+	} else {
+		e.indent = flags&Indent2 != 0
+		e.sort = flags&SortKeys != 0
+		e.general(0, 0)
+	}
+	if flags&AppendNewline != 0 {
+		e.grow(1)
+		e.buf = append(e.buf, '\n')
+	}
+	o.Buf = e.buf
+	*e = encoder{keys: e.keys[:0]}
+	encoderPool.Put(e)
+}
+
+// encoder holds one Write's state; the pool keeps the sort scratch between
+// calls so that sorting allocates nothing in the steady state.
+type encoder struct {
+	buf    []byte
+	alloc  backend.Allocator
+	t      *backend.Tape
+	words  []uint64
+	input  []byte
+	indent bool
+	sort   bool
+	// keys is a stack of member indices being written in sorted order;
+	// each sorted object pushes its members and pops them when done.
+	keys []int
+}
+
+var encoderPool = sync.Pool{New: func() any { return new(encoder) }}
+
+// grow makes room for n more bytes.
+func (e *encoder) grow(n int) {
+	if cap(e.buf)-len(e.buf) >= n {
+		return
+	}
+	e.growSlow(n)
+}
+
+func (e *encoder) growSlow(n int) {
+	need := max(len(e.buf)+n, 2*cap(e.buf), 512)
+	if e.alloc != nil {
+		e.buf = e.alloc.GrowBytes(e.buf, need)
+		return
+	}
+	b := make([]byte, len(e.buf), need)
+	copy(b, e.buf)
+	e.buf = b
+}
+
+// scalarRoom is enough for any non-text scalar (a float is the longest) or
+// a container's two brackets.
+const scalarRoom = maxFloatLen
+
+// scalar writes the non-container, non-text entry at i whose kind is k, and
+// returns the index after it. The caller has reserved scalarRoom bytes.
+func (e *encoder) scalar(k backend.Kind, i int) int {
+	switch k {
+	case backend.KindNull:
+		e.buf = append(e.buf, "null"...)
+		return i + 1
+	case backend.KindTrue:
+		e.buf = append(e.buf, "true"...)
+		return i + 1
+	case backend.KindFalse:
+		e.buf = append(e.buf, "false"...)
+		return i + 1
+	case backend.KindInt:
+		e.buf = appendInt(e.buf, int64(e.words[i+1]))
+		return i + 2
+	case backend.KindUint:
+		e.buf = appendUint(e.buf, e.words[i+1])
+		return i + 2
+	case backend.KindFloat:
+		e.buf = appendFloatBits(e.buf, e.words[i+1])
+		return i + 2
+	}
+	panic("writer: invalid tape entry " + k.String())
+}
+
+// compact writes the value at i with no whitespace and keys in tape order
+// (the default options, the hot path) and returns the index after it.
+func (e *encoder) compact(i int) int {
+	h := e.words[i]
+	switch k := backend.Kind(h >> backend.KindShift); k {
+	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+		e.text(k, i)
+		return i + backend.RefWords
+	case backend.KindArray:
+		end := int(e.words[i+1])
+		e.grow(scalarRoom)
+		e.buf = append(e.buf, '[')
+		j := i + backend.ContainerWords
+		for first := true; j < end; first = false {
+			e.grow(scalarRoom + 1)
+			if !first {
+				e.buf = append(e.buf, ',')
+			}
+			j = e.compactElem(j)
+		}
+		e.grow(1)
+		e.buf = append(e.buf, ']')
+		return end
+	case backend.KindObject:
+		end := int(e.words[i+1])
+		e.grow(scalarRoom)
+		e.buf = append(e.buf, '{')
+		j := i + backend.ContainerWords
+		for first := true; j < end; first = false {
+			if !first {
+				e.grow(1)
+				e.buf = append(e.buf, ',')
+			}
+			j = e.key(j)
+			e.grow(scalarRoom + 1)
+			e.buf = append(e.buf, ':')
+			j = e.compactElem(j)
+		}
+		e.grow(1)
+		e.buf = append(e.buf, '}')
+		return end
+	default:
+		e.grow(scalarRoom)
+		return e.scalar(k, i)
+	}
+}
+
+// compactElem is compact for a container member, with scalarRoom bytes
+// already reserved: scalars are written inline without another call.
+func (e *encoder) compactElem(i int) int {
+	h := e.words[i]
+	switch k := backend.Kind(h >> backend.KindShift); k {
+	case backend.KindInt:
+		e.buf = appendInt(e.buf, int64(e.words[i+1]))
+		return i + 2
+	case backend.KindString:
+		e.text(k, i)
+		return i + backend.RefWords
+	case backend.KindArray, backend.KindObject, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+		return e.compact(i)
+	default:
+		return e.scalar(k, i)
+	}
+}
+
+// key writes the object key at i (a String entry; any ref kind works) and
+// returns the index of its value.
+func (e *encoder) key(i int) int {
+	k := backend.Kind(e.words[i] >> backend.KindShift)
+	switch k {
+	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+		e.text(k, i)
+		return i + backend.RefWords
+	}
+	// Not produced by any parser or by the extension; written as a value
+	// so that a wrong tape still gives text rather than a crash.
+	return e.compact(i)
+}
+
+// indentText is a newline and enough spaces for MaxDepth levels; deeper
+// levels (possible only in hand-built tapes) are written in pieces.
+var indentText = "\n" + strings.Repeat(" ", 2*(backend.MaxDepth+1))
+
+// newline writes a newline and the indentation of depth levels.
+func (e *encoder) newline(depth int) {
+	n := 1 + 2*depth
+	e.grow(n)
+	if n <= len(indentText) {
+		e.buf = append(e.buf, indentText[:n]...)
+		return
+	}
+	e.buf = append(e.buf, indentText...)
+	for n -= len(indentText); n > 0; n -= len(indentText) - 1 {
+		e.buf = append(e.buf, indentText[1:1+min(n, len(indentText)-1)]...)
+	}
+}
+
+// general writes the value at i at nesting depth with the indent and sort
+// options in e, and returns the index after it.
+func (e *encoder) general(i, depth int) int {
+	h := e.words[i]
+	k := backend.Kind(h >> backend.KindShift)
+	switch k {
+	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+		e.text(k, i)
+		return i + backend.RefWords
+	case backend.KindArray:
+		end := int(e.words[i+1])
+		e.grow(scalarRoom)
+		j := i + backend.ContainerWords
+		if j == end {
+			e.buf = append(e.buf, "[]"...)
+			return end
+		}
+		e.buf = append(e.buf, '[')
+		for first := true; j < end; first = false {
+			if !first {
+				e.grow(1)
+				e.buf = append(e.buf, ',')
+			}
+			if e.indent {
+				e.newline(depth + 1)
+			}
+			j = e.general(j, depth+1)
+		}
+		if e.indent {
+			e.newline(depth)
+		}
+		e.grow(1)
+		e.buf = append(e.buf, ']')
+		return end
+	case backend.KindObject:
+		end := int(e.words[i+1])
+		e.grow(scalarRoom)
+		j := i + backend.ContainerWords
+		if j == end {
+			e.buf = append(e.buf, "{}"...)
+			return end
+		}
+		e.buf = append(e.buf, '{')
+		if e.sort {
+			e.sortedMembers(j, end, depth)
+		} else {
+			for first := true; j < end; first = false {
+				j = e.member(j, depth, first)
+			}
+		}
+		if e.indent {
+			e.newline(depth)
+		}
+		e.grow(1)
+		e.buf = append(e.buf, '}')
+		return end
+	default:
+		e.grow(scalarRoom)
+		return e.scalar(k, i)
+	}
+}
+
+// member writes the object member whose key is at j (preceded by a comma
+// unless first) and returns the index after its value.
+func (e *encoder) member(j, depth int, first bool) int {
+	if !first {
+		e.grow(1)
+		e.buf = append(e.buf, ',')
+	}
+	if e.indent {
+		e.newline(depth + 1)
+	}
+	j = e.key(j)
+	e.grow(2)
+	if e.indent {
+		e.buf = append(e.buf, ':', ' ')
+	} else {
+		e.buf = append(e.buf, ':')
+	}
+	return e.general(j, depth+1)
+}
