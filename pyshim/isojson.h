@@ -1,4 +1,4 @@
-/* Shared declarations of the isojson CPython extension (pyshim/*.c).
+/* Shared declarations of the isojson CPython extension (the .c files of pyshim/).
  *
  * The extension is the only code that touches Python objects. It is
  * multi-phase initialised and supports own-GIL sub-interpreters: nothing that
@@ -53,6 +53,18 @@ typedef struct isojson_state {
 } isojson_state;
 
 isojson_state *isojson_get_state(PyObject *module);
+
+/* errors.c: creates JSONDecodeError (subclass of the interpreter's
+ * json.JSONDecodeError) into st and adds it and JSONEncodeError (TypeError)
+ * to the module. */
+int isojson_errors_init(PyObject *module, isojson_state *st);
+/* Raises JSONDecodeError(msg, doc, pos) as orjson does; doc NULL means ''. */
+void isojson_raise_decode_error(isojson_state *st, const char *msg, PyObject *doc, Py_ssize_t pos);
+/* Raises the JSONDecodeError for an engine syntax error in src[0:n): pos in
+ * characters, doc the input as str (input_str itself when the input was a
+ * str, else its UTF-8 decoding, or '' when it is not valid UTF-8). */
+void isojson_raise_syntax_error(isojson_state *st, const isojson_error *err, PyObject *input_str,
+                                const uint8_t *src, size_t n);
 
 /* module.c's methods call these. */
 PyObject *isojson_loads(PyObject *module, PyObject *obj);

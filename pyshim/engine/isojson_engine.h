@@ -39,7 +39,10 @@ typedef struct isojson_error {
 #define ISOJSON_NOMEM 2    /* realloc failed */
 #define ISOJSON_FAIL 3     /* anything else; err->msg says what */
 
-/* Functions exported by the engine (names as in the .so). */
+/* Functions exported by the engine (names as in the .so). The engine's own Go
+ * files define ISOJSON_ENGINE_NO_PROTOTYPES: cgo declares its exports itself,
+ * without const, and the two declarations would conflict. */
+#ifndef ISOJSON_ENGINE_NO_PROTOTYPES
 int isojson_engine_abi(void);                     /* ISOJSON_ENGINE_ABI */
 const char *isojson_engine_version(void);         /* static string */
 /* Backends compiled in, comma separated, in rank order (static string). */
@@ -59,6 +62,7 @@ int isojson_engine_parse(int backend, const uint8_t *src, size_t n, isojson_tape
  * OPT_* bits; the writer uses OPT_INDENT_2, OPT_SORT_KEYS, OPT_APPEND_NEWLINE. */
 int isojson_engine_write(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
                          isojson_buf *out, isojson_error *err);
+#endif
 
 /* Tape header layout (mirrors backend/tape.go). */
 #define ISOJSON_KIND_SHIFT 56

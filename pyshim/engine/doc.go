@@ -1,0 +1,26 @@
+// Command isojson_engine is the Go half of the isojson CPython extension,
+// built as a C shared library:
+//
+//	go build -buildmode=c-shared -o libisojson_engine.so ./pyshim/engine
+//
+// It exports exactly the C ABI declared in isojson_engine.h and knows nothing
+// of CPython: the extension dlopen()s it at first use (pyshim/engine_loader.c)
+// and calls it once per loads or dumps.
+//
+// Files by concern:
+//
+//	exports.go     the //export functions: version, backends, choice of backend
+//	parse.go       isojson_engine_parse: input → backend → tape in C memory
+//	write.go       isojson_engine_write: tape → JSON bytes in C memory
+//	cmemory.go     the backend.Allocator that grows buffers with C realloc
+//	errors.go      panics and errors → return codes and isojson_error
+//	backends.go    the backends compiled in (blank imports)
+//
+// Memory rule: every buffer that crosses the ABI is C memory; the engine only
+// wraps it as Go slices for the duration of one call and grows it with
+// realloc, so no Go pointer ever reaches C (cgo's pointer-passing rules) and
+// the caller reads the result after the call returns.
+package main
+
+// main is required by -buildmode=c-shared and never runs.
+func main() {}

@@ -1,0 +1,251 @@
+/* Loading the Go engine (libisojson_engine.so) at first use, and again in a
+ * fork()ed child.
+ *
+ * Why at first use: importing isojson must stay cheap and must not start a Go
+ * runtime in processes that never call loads/dumps.
+ *
+ * Why a fresh copy after fork: a Go runtime does not survive fork(). The
+ * child inherits the parent's engine mapping but none of its threads, and the
+ * first call into that copy hangs. So the pthread_atfork child handler marks
+ * the inherited engine stale, and the child's next call loads a private copy
+ * of the library: memfd_create + the .so bytes + dlopen("/proc/self/fd/N").
+ * The dynamic loader sees a new path, so it maps and initialises a second,
+ * independent Go runtime; the stale copy stays mapped and is never called
+ * again. Grandchildren repeat this.
+ *
+ * Nothing here holds a Python object: the engine is process-wide, shared by
+ * every interpreter, and its state is plain C behind one mutex.
+ */
+#define _GNU_SOURCE
+#include "isojson.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define ENGINE_FILE "libisojson_engine.so"
+
+/* The engine in use: published with release order once fully resolved. */
+static _Atomic(const isojson_engine_api *) current;
+static atomic_int current_backend = -1;
+
+/* Guards every load and the fields below. The atfork handlers take it around
+ * fork() so that a child never inherits it locked by a thread that the
+ * child does not have. */
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static char *engine_path;      /* where the first copy was found (malloc) */
+static int engine_fd = -1;     /* that file, kept open to copy it after fork */
+static int stale;              /* set in a fork()ed child: `current` is unusable */
+
+static void atfork_prepare(void) { pthread_mutex_lock(&load_lock); }
+static void atfork_parent(void) { pthread_mutex_unlock(&load_lock); }
+static void atfork_child(void)
+{
+    /* The child has one thread: re-initialise instead of unlocking a mutex
+     * that another thread of the parent may have owned. */
+    pthread_mutex_init(&load_lock, NULL);
+    if (atomic_load_explicit(&current, memory_order_relaxed) != NULL) {
+        stale = 1;
+        atomic_store_explicit(&current, NULL, memory_order_release);
+    }
+}
+
+static void register_atfork(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
+
+/* The engine's file: $ISOJSON_ENGINE, else next to this extension's .so. */
+static char *find_engine_path(char *why, size_t whylen)
+{
+    const char *env = getenv("ISOJSON_ENGINE");
+    if (env != NULL && env[0] != '\0')
+        return strdup(env);
+    Dl_info info;
+    if (dladdr((void *)&isojson_engine, &info) == 0 || info.dli_fname == NULL) {
+        snprintf(why, whylen, "cannot locate the isojson extension module to find " ENGINE_FILE
+                              " next to it; set ISOJSON_ENGINE to its path");
+        return NULL;
+    }
+    const char *slash = strrchr(info.dli_fname, '/');
+    size_t dir = slash ? (size_t)(slash - info.dli_fname) + 1 : 0;
+    char *p = malloc(dir + sizeof(ENGINE_FILE));
+    if (p == NULL)
+        return NULL;
+    memcpy(p, info.dli_fname, dir);
+    memcpy(p + dir, ENGINE_FILE, sizeof(ENGINE_FILE));
+    return p;
+}
+
+/* Resolves every exported function of handle into a new api table. */
+static isojson_engine_api *resolve(void *handle, const char *path, char *why, size_t whylen)
+{
+    isojson_engine_api api;
+#define SYM(field, name)                                                                       \
+    do {                                                                                       \
+        *(void **)&api.field = dlsym(handle, name);                                            \
+        if (api.field == NULL) {                                                               \
+            snprintf(why, whylen, "%s: the isojson engine lacks %s", path, name);             \
+            return NULL;                                                                       \
+        }                                                                                      \
+    } while (0)
+    SYM(abi, "isojson_engine_abi");
+    SYM(version, "isojson_engine_version");
+    SYM(backends, "isojson_engine_backends");
+    SYM(backend, "isojson_engine_backend");
+    SYM(backend_name, "isojson_engine_backend_name");
+    SYM(parse, "isojson_engine_parse");
+    SYM(write, "isojson_engine_write");
+#undef SYM
+    if (api.abi() != ISOJSON_ENGINE_ABI) {
+        snprintf(why, whylen, "%s: engine ABI %d, the extension needs %d (rebuild both)", path, api.abi(),
+                 ISOJSON_ENGINE_ABI);
+        return NULL;
+    }
+    isojson_engine_api *out = malloc(sizeof *out);
+    if (out == NULL) {
+        snprintf(why, whylen, "out of memory loading the isojson engine");
+        return NULL;
+    }
+    *out = api;
+    return out;
+}
+
+/* A private copy of the engine file for a fork()ed child: an anonymous memory
+ * file with the same bytes, so that dlopen maps it as a new library. */
+static void *open_private_copy(char *why, size_t whylen)
+{
+    int mfd = memfd_create("isojson_engine", MFD_CLOEXEC);
+    if (mfd < 0) {
+        snprintf(why, whylen, "memfd_create for the isojson engine copy: %s", strerror(errno));
+        return NULL;
+    }
+    char buf[1 << 16];
+    off_t off = 0;
+    for (;;) {
+        ssize_t n = pread(engine_fd, buf, sizeof buf, off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            snprintf(why, whylen, "reading %s: %s", engine_path, strerror(errno));
+            close(mfd);
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        for (ssize_t done = 0; done < n;) {
+            ssize_t w = write(mfd, buf + done, (size_t)(n - done));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0) {
+                snprintf(why, whylen, "copying the isojson engine: %s", strerror(errno));
+                close(mfd);
+                return NULL;
+            }
+            done += w;
+        }
+        off += n;
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", mfd);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    /* The mapping keeps the memory file alive; the descriptor is not needed. */
+    close(mfd);
+    if (h == NULL)
+        snprintf(why, whylen, "loading a private copy of %s after fork: %s", engine_path, dlerror());
+    return h;
+}
+
+/* Loads (or reloads, in a forked child) the engine. Called with load_lock held. */
+static const isojson_engine_api *load_locked(char *why, size_t whylen)
+{
+    void *h;
+    const char *name;
+    if (stale) {
+        h = open_private_copy(why, whylen);
+        name = engine_path;
+    } else {
+        if (engine_path == NULL) {
+            engine_path = find_engine_path(why, whylen);
+            if (engine_path == NULL) {
+                if (why[0] == '\0')
+                    snprintf(why, whylen, "out of memory loading the isojson engine");
+                return NULL;
+            }
+        }
+        name = engine_path;
+        h = dlopen(engine_path, RTLD_NOW | RTLD_LOCAL);
+        if (h == NULL) {
+            snprintf(why, whylen, "cannot load the isojson engine: %s", dlerror());
+            return NULL;
+        }
+        if (engine_fd < 0)
+            engine_fd = open(engine_path, O_RDONLY | O_CLOEXEC);
+    }
+    if (h == NULL)
+        return NULL;
+    isojson_engine_api *api = resolve(h, name, why, whylen);
+    if (api == NULL)
+        return NULL;
+    /* The backend choice is made once per process and engine copy. */
+    isojson_error err = {0};
+    const char *choice = getenv("ISOJSON_BACKEND");
+    int idx = api->backend(choice, &err);
+    atomic_store_explicit(&current_backend, idx, memory_order_relaxed);
+    if (idx < 0) {
+        snprintf(why, whylen, "ISOJSON_BACKEND: %s", err.msg);
+        /* The engine itself is usable; isojson_backend_index reports this. */
+    }
+    stale = 0;
+    atomic_store_explicit(&current, api, memory_order_release);
+    return api;
+}
+
+const isojson_engine_api *isojson_engine(void)
+{
+    const isojson_engine_api *api = atomic_load_explicit(&current, memory_order_acquire);
+    if (api != NULL)
+        return api;
+    pthread_once(&atfork_once, register_atfork);
+    char why[512];
+    why[0] = '\0';
+    /* dlopen runs the Go runtime's initialisation, which takes milliseconds:
+     * when the caller holds the GIL, let other threads run meanwhile (and
+     * never wait for load_lock while holding it). */
+    PyThreadState *ts = PyThreadState_GetUnchecked();
+    if (ts != NULL)
+        PyEval_SaveThread();
+    pthread_mutex_lock(&load_lock);
+    api = atomic_load_explicit(&current, memory_order_acquire);
+    if (api == NULL)
+        api = load_locked(why, sizeof why);
+    pthread_mutex_unlock(&load_lock);
+    if (ts != NULL) {
+        PyEval_RestoreThread(ts);
+        if (api == NULL)
+            PyErr_SetString(PyExc_RuntimeError, why[0] ? why : "cannot load the isojson engine");
+    }
+    return api;
+}
+
+int isojson_backend_index(void)
+{
+    const isojson_engine_api *api = isojson_engine();
+    if (api == NULL)
+        return -1;
+    int idx = atomic_load_explicit(&current_backend, memory_order_relaxed);
+    if (idx >= 0)
+        return idx;
+    /* ISOJSON_BACKEND named something unusable: say so on every call. */
+    isojson_error err = {0};
+    if (api->backend(getenv("ISOJSON_BACKEND"), &err) < 0)
+        PyErr_Format(PyExc_ValueError, "ISOJSON_BACKEND: %s", err.msg);
+    else
+        PyErr_SetString(PyExc_RuntimeError, "isojson: no backend chosen");
+    return -1;
+}

@@ -1,0 +1,94 @@
+/* loads(obj, /): bytes, bytearray, memoryview (C-contiguous) or str → one
+ * engine call that parses into a tape → Python objects built from the tape.
+ * Exact types only, as orjson (a subclass of bytes or str is refused with
+ * the same message).
+ */
+#include "loads.h"
+
+/* Inputs at least this long are parsed without the GIL when they cannot
+ * change meanwhile (bytes, str): other threads run while Go parses. */
+#define NOGIL_MIN (64 * 1024)
+
+static void wrong_input(isojson_state *st)
+{
+    isojson_raise_decode_error(st, "Input must be bytes, bytearray, memoryview, or str", NULL, 0);
+}
+
+PyObject *isojson_loads(PyObject *module, PyObject *obj)
+{
+    isojson_state *st = isojson_get_state(module);
+    const uint8_t *src;
+    Py_ssize_t n;
+    int immutable = 1;
+    PyObject *input_str = NULL;
+    PyTypeObject *type = Py_TYPE(obj);
+    Py_buffer view = {.obj = NULL};
+
+    if (type == &PyBytes_Type) {
+        src = (const uint8_t *)PyBytes_AS_STRING(obj);
+        n = PyBytes_GET_SIZE(obj);
+    } else if (type == &PyUnicode_Type) {
+        /* For compact ASCII this is the str's own data; otherwise CPython
+         * caches the UTF-8 on the str. */
+        src = (const uint8_t *)PyUnicode_AsUTF8AndSize(obj, &n);
+        if (src == NULL) {
+            PyErr_Clear();
+            isojson_raise_decode_error(st, "str is not valid UTF-8: surrogates not allowed", NULL, 0);
+            return NULL;
+        }
+        input_str = obj;
+    } else if (type == &PyByteArray_Type || type == &PyMemoryView_Type) {
+        /* A buffer export keeps a bytearray from being resized (moved)
+         * while the tape points into it, even by a __del__ that runs during
+         * the build. */
+        if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) < 0) {
+            PyErr_Clear();
+            wrong_input(st);
+            return NULL;
+        }
+        src = view.buf;
+        n = view.len;
+        immutable = 0;
+    } else {
+        wrong_input(st);
+        return NULL;
+    }
+
+    const isojson_engine_api *engine = isojson_engine();
+    int backend = engine ? isojson_backend_index() : -1;
+    isojson_scratch *s = backend >= 0 ? isojson_scratch_acquire() : NULL;
+    if (s == NULL) {
+        if (view.obj != NULL)
+            PyBuffer_Release(&view);
+        return NULL;
+    }
+
+    isojson_error err;
+    int rc;
+    if (immutable && n >= NOGIL_MIN) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = engine->parse(backend, src, (size_t)n, &s->tape, &err);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = engine->parse(backend, src, (size_t)n, &s->tape, &err);
+    }
+
+    PyObject *result = NULL;
+    switch (rc) {
+    case ISOJSON_OK:
+        result = isojson_build(st, s, src);
+        break;
+    case ISOJSON_SYNTAX:
+        isojson_raise_syntax_error(st, &err, input_str, src, (size_t)n);
+        break;
+    case ISOJSON_NOMEM:
+        PyErr_NoMemory();
+        break;
+    default:
+        PyErr_Format(PyExc_RuntimeError, "isojson engine: %s", err.msg);
+    }
+    isojson_scratch_release(s);
+    if (view.obj != NULL)
+        PyBuffer_Release(&view);
+    return result;
+}

@@ -1,0 +1,49 @@
+/* Internals of loads(), shared by pyshim/loads*.c only.
+ *
+ *   loads.c          the entry point: input types, one engine call, errors
+ *   loads_scratch.c  per-thread reusable tape and build stack (plain C memory)
+ *   loads_build.c    tape → Python objects, iteratively (no C recursion)
+ *   loads_str.c      UTF-8 → str at its final width, in one pass
+ *   loads_keys.c     the per-interpreter cache of short dict keys
+ */
+#ifndef ISOJSON_LOADS_H
+#define ISOJSON_LOADS_H
+
+#include "isojson.h"
+
+/* One open container while building: its object, how many children it has
+ * and how many are in, and the key waiting for its value (objects). */
+typedef struct isojson_frame {
+    PyObject *obj;
+    Py_ssize_t pos, n;
+    PyObject *key;
+} isojson_frame;
+
+/* The memory one loads() call works in. A thread keeps one between calls so
+ * that the common case allocates nothing but the Python objects. */
+typedef struct isojson_scratch {
+    isojson_tape tape;
+    isojson_frame *frames;
+    size_t nframes;
+    int busy;      /* in use by a call on this thread (re-entry gets its own) */
+    int cached;    /* the thread's cached scratch, not a one-off */
+} isojson_scratch;
+
+isojson_scratch *isojson_scratch_acquire(void);
+void isojson_scratch_release(isojson_scratch *s);
+/* Makes room for at least n frames; -1 with MemoryError set on failure. */
+int isojson_scratch_frames(isojson_scratch *s, size_t n);
+
+/* A str of `chars` code points of class cls from valid UTF-8 s[0:n). */
+PyObject *isojson_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cls);
+
+/* Per-interpreter key cache (isojson_state.key_cache). */
+int isojson_keys_init(isojson_state *st);
+void isojson_keys_clear(isojson_state *st);
+/* A new reference to the str for key s[0:n) of class cls. */
+PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls);
+
+/* Builds the Python value of the tape; NULL with an exception on failure. */
+PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input);
+
+#endif

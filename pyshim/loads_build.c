@@ -1,0 +1,184 @@
+/* Tape → Python objects, in one forward pass over the tape with an explicit
+ * stack of open containers (no C recursion: 1024 levels work on a thread
+ * with a small stack). Lists are created at their final size and filled with
+ * PyList_SET_ITEM; dicts take their members in document order, so a repeated
+ * key keeps its first position and its last value, as in orjson.
+ */
+#include "loads.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static PyObject *bad_tape(void)
+{
+    PyErr_SetString(PyExc_RuntimeError, "isojson engine: malformed tape");
+    return NULL;
+}
+
+/* The text of a ref entry: in the input or in the tape's arena. */
+static inline const uint8_t *ref_text(const isojson_tape *t, const uint8_t *input, uint64_t h, uint64_t where,
+                                      size_t n)
+{
+    unsigned storage = (unsigned)(h >> ISOJSON_STORAGE_SHIFT) & 0xf;
+    if (storage == ISOJSON_INPUT)
+        return input + where;
+    if (storage == ISOJSON_ARENA && where + n <= t->arena_len)
+        return t->arena + where;
+    return NULL;
+}
+
+/* An integer beyond 64 bits from its decimal digits, through CPython's own
+ * conversion so that sys.set_int_max_str_digits applies (ValueError). */
+static PyObject *big_int(const uint8_t *digits, size_t n)
+{
+    char small[128];
+    char *buf = n < sizeof small ? small : malloc(n + 1);
+    if (buf == NULL)
+        return PyErr_NoMemory();
+    memcpy(buf, digits, n);
+    buf[n] = '\0';
+    PyObject *v = PyLong_FromString(buf, NULL, 10);
+    if (buf != small)
+        free(buf);
+    return v;
+}
+
+PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input)
+{
+    const isojson_tape *t = &s->tape;
+    const uint64_t *w = t->words;
+    const size_t end = t->len;
+    size_t i = 0, sp = 0;
+    isojson_frame *frames = s->frames;
+    PyObject *v;
+
+    if (end == 0)
+        return bad_tape();
+    for (;;) {
+        if (i >= end)
+            goto malformed;
+        uint64_t h = w[i];
+        switch ((unsigned)(h >> ISOJSON_KIND_SHIFT)) {
+        case ISOJSON_NULL:
+            v = Py_NewRef(Py_None);
+            i += 1;
+            break;
+        case ISOJSON_FALSE:
+            v = Py_NewRef(Py_False);
+            i += 1;
+            break;
+        case ISOJSON_TRUE:
+            v = Py_NewRef(Py_True);
+            i += 1;
+            break;
+        case ISOJSON_INT:
+            v = PyLong_FromLongLong((long long)(int64_t)w[i + 1]);
+            i += 2;
+            break;
+        case ISOJSON_UINT:
+            v = PyLong_FromUnsignedLongLong((unsigned long long)w[i + 1]);
+            i += 2;
+            break;
+        case ISOJSON_FLOAT: {
+            double d;
+            memcpy(&d, &w[i + 1], sizeof d);
+            v = PyFloat_FromDouble(d);
+            i += 2;
+            break;
+        }
+        case ISOJSON_STRING: {
+            size_t n = (size_t)(h & ISOJSON_LEN_MASK);
+            const uint8_t *p = ref_text(t, input, h, w[i + 1], n);
+            if (p == NULL)
+                goto malformed;
+            v = isojson_str_from_utf8(p, n, (size_t)w[i + 2], (int)(h >> ISOJSON_CLASS_SHIFT) & 3);
+            i += 3;
+            break;
+        }
+        case ISOJSON_BIGINT: {
+            size_t n = (size_t)(h & ISOJSON_LEN_MASK);
+            const uint8_t *p = ref_text(t, input, h, w[i + 1], n);
+            if (p == NULL)
+                goto malformed;
+            v = big_int(p, n);
+            i += 3;
+            break;
+        }
+        case ISOJSON_ARRAY:
+        case ISOJSON_OBJECT: {
+            Py_ssize_t n = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
+            int is_list = (h >> ISOJSON_KIND_SHIFT) == ISOJSON_ARRAY;
+            i += 2;
+            v = is_list ? PyList_New(n) : PyDict_New();
+            if (v == NULL || n == 0)
+                break;
+            if (sp == s->nframes) {
+                if (isojson_scratch_frames(s, sp + 1) < 0) {
+                    Py_DECREF(v);
+                    goto fail;
+                }
+                frames = s->frames;
+            }
+            frames[sp] = (isojson_frame){.obj = v, .pos = 0, .n = n, .key = NULL};
+            sp++;
+            if (is_list)
+                continue;
+            goto read_key;
+        }
+        default:
+            goto malformed;
+        }
+        if (v == NULL)
+            goto fail;
+
+        /* Place v in its container; close every container it completes. */
+        for (;;) {
+            if (sp == 0)
+                return v;
+            isojson_frame *f = &frames[sp - 1];
+            if (f->key == NULL) {
+                PyList_SET_ITEM(f->obj, f->pos, v);
+                if (++f->pos < f->n)
+                    break;
+            } else {
+                int r = PyDict_SetItem(f->obj, f->key, v);
+                Py_DECREF(v);
+                Py_CLEAR(f->key);
+                if (r < 0)
+                    goto fail;
+                if (++f->pos < f->n)
+                    goto read_key;
+            }
+            v = f->obj;
+            sp--;
+        }
+        continue;
+
+    read_key: {
+        /* The next member's key, through the interpreter's key cache. */
+        if (i + 3 > end || (w[i] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
+            goto malformed;
+        uint64_t kh = w[i];
+        size_t n = (size_t)(kh & ISOJSON_LEN_MASK);
+        const uint8_t *p = ref_text(t, input, kh, w[i + 1], n);
+        if (p == NULL)
+            goto malformed;
+        PyObject *key = isojson_key(st, p, n, (size_t)w[i + 2], (int)(kh >> ISOJSON_CLASS_SHIFT) & 3);
+        if (key == NULL)
+            goto fail;
+        frames[sp - 1].key = key;
+        i += 3;
+        continue;
+    }
+    }
+
+malformed:
+    bad_tape();
+fail:
+    while (sp > 0) {
+        sp--;
+        Py_XDECREF(frames[sp].key);
+        Py_DECREF(frames[sp].obj);
+    }
+    return NULL;
+}

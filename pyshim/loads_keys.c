@@ -1,0 +1,87 @@
+/* The per-interpreter cache of dict keys. JSON documents repeat the same few
+ * keys thousands of times; making each one once and handing out new
+ * references saves an allocation and a hash per member. Like orjson's: a
+ * fixed-size direct-mapped table of short keys, each str already hashed.
+ * Only ASCII keys are cached (their UTF-8 bytes are the str's own data, so a
+ * hit is one memcmp). The table lives in module state, so every interpreter
+ * has its own and no str crosses interpreters.
+ */
+#include "loads.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_SLOTS 2048          /* power of two */
+#define KEY_MAX 64              /* longest cached key, bytes */
+
+typedef struct key_slot {
+    uint64_t hash;
+    PyObject *str;
+} key_slot;
+
+int isojson_keys_init(isojson_state *st)
+{
+    st->key_cache = calloc(KEY_SLOTS, sizeof(key_slot));
+    if (st->key_cache == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+void isojson_keys_clear(isojson_state *st)
+{
+    key_slot *t = st->key_cache;
+    if (t == NULL)
+        return;
+    st->key_cache = NULL;
+    for (size_t i = 0; i < KEY_SLOTS; i++)
+        Py_XDECREF(t[i].str);
+    free(t);
+}
+
+/* A fast hash of up to 64 bytes, 8 at a time (not for security: it only picks
+ * a slot, and a collision only costs a miss). */
+static inline uint64_t key_hash(const uint8_t *s, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    if (i < n) {
+        uint64_t w = 0;
+        memcpy(&w, s + i, n - i);
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    }
+    return h ^ (h >> 29);
+}
+
+PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls)
+{
+    key_slot *t = st->key_cache;
+    if (cls != ISOJSON_ASCII || n > KEY_MAX || n == 0 || t == NULL)
+        return isojson_str_from_utf8(s, n, chars, cls);
+    uint64_t h = key_hash(s, n);
+    key_slot *slot = &t[h & (KEY_SLOTS - 1)];
+    if (slot->str != NULL && slot->hash == h && (size_t)PyUnicode_GET_LENGTH(slot->str) == n &&
+        memcmp(PyUnicode_1BYTE_DATA(slot->str), s, n) == 0)
+        return Py_NewRef(slot->str);
+    PyObject *u = PyUnicode_New((Py_ssize_t)n, 0x7f);
+    if (u == NULL)
+        return NULL;
+    memcpy(PyUnicode_1BYTE_DATA(u), s, n);
+    /* Hash now: the str caches it, and every dict insertion reuses it. */
+    if (PyObject_Hash(u) == -1) {
+        Py_DECREF(u);
+        return NULL;
+    }
+    PyObject *old = slot->str;
+    slot->str = Py_NewRef(u);
+    slot->hash = h;
+    Py_XDECREF(old);
+    return u;
+}
