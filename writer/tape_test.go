@@ -22,7 +22,11 @@ func tapeOf(src []byte) (*backend.Tape, error) {
 	t := &backend.Tape{}
 	d := json.NewDecoder(bytes.NewReader(src))
 	d.UseNumber()
-	if err := tapeValue(d, t, nil); err != nil {
+	tok, err := d.Token()
+	if err != nil {
+		return nil, err
+	}
+	if err := tapeValue(d, t, tok); err != nil {
 		return nil, err
 	}
 	if _, err := d.Token(); err != io.EOF {
@@ -31,13 +35,8 @@ func tapeOf(src []byte) (*backend.Tape, error) {
 	return t, nil
 }
 
+// tapeValue appends the value that starts with tok.
 func tapeValue(d *json.Decoder, t *backend.Tape, tok json.Token) error {
-	if tok == nil {
-		var err error
-		if tok, err = d.Token(); err != nil {
-			return err
-		}
-	}
 	switch v := tok.(type) {
 	case nil:
 		t.AppendScalar(backend.KindNull)
@@ -68,7 +67,9 @@ func tapeValue(d *json.Decoder, t *backend.Tape, tok json.Token) error {
 			}
 			if k == backend.KindObject {
 				tapeString(t, tok.(string))
-				tok = nil
+				if tok, err = d.Token(); err != nil {
+					return err
+				}
 			}
 			if err := tapeValue(d, t, tok); err != nil {
 				return err
