@@ -1,0 +1,249 @@
+package scalar
+
+import (
+	"math"
+	"math/bits"
+	"strconv"
+	"unsafe"
+
+	"github.com/isojson/isojson/backend"
+)
+
+// maxManDigits is how many significant decimal digits always fit a uint64.
+const maxManDigits = 19
+
+// float64pow10 are the powers of ten a float64 holds exactly (Clinger's fast
+// path: a mantissa below 2^53 times or divided by one is correctly rounded).
+var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// scanNumber reads the number at src[start] (whose first byte is '-', a digit,
+// '+' or '.': orjson routes all four here, and reports the last two as
+// "no digit after sign"), appends its entry and returns the index past it.
+//
+// An integer becomes Int, Uint (above MaxInt64) or, beyond 64 bits, BigInt
+// digits pointing into src. A number with a fraction or exponent becomes a
+// correctly rounded Float. Like orjson, a number whose float value is
+// infinite is rejected, integers included.
+func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
+	n := len(src)
+	i := start
+	neg := src[i] == '-'
+	if neg {
+		i++
+		if i >= n {
+			return 0, failEnd(src)
+		}
+	}
+	var (
+		man    uint64 // the first maxManDigits significant digits
+		digits int    // significant digits seen (leading zeros excluded)
+		exp10  int    // man × 10^exp10 is the value, when digits <= maxManDigits
+	)
+	switch c := src[i]; {
+	case c == '0':
+		i++
+		if i < n && src[i]-'0' < 10 {
+			return 0, fail(src, i-1, backend.MsgLeadingZero)
+		}
+	case c-'1' < 9:
+		man = uint64(c - '0')
+		digits = 1
+		i++
+		// Eight digits at a time while they last (ids, timestamps).
+		for i+8 <= n && digits+8 <= maxManDigits {
+			w := load64(src, i)
+			if !allDigits(w) {
+				break
+			}
+			man = man*100000000 + eightDigits(w)
+			digits += 8
+			i += 8
+		}
+		for ; i < n; i++ {
+			d := src[i] - '0'
+			if d > 9 {
+				break
+			}
+			if digits < maxManDigits {
+				man = man*10 + uint64(d)
+			} else {
+				exp10++ // a dropped integer digit
+			}
+			digits++
+		}
+	default:
+		return 0, fail(src, i, backend.MsgNoDigitAfterSign)
+	}
+	intDigits := digits
+	isFloat := false
+	if i < n && src[i] == '.' {
+		isFloat = true
+		i++
+		if i >= n {
+			return 0, failEnd(src)
+		}
+		if src[i]-'0' >= 10 {
+			return 0, fail(src, i, backend.MsgNoDigitAfterDot)
+		}
+		for ; i < n; i++ {
+			d := src[i] - '0'
+			if d > 9 {
+				break
+			}
+			if digits == 0 && d == 0 {
+				exp10-- // a leading zero of 0.000ddd
+				continue
+			}
+			if digits < maxManDigits {
+				man = man*10 + uint64(d)
+				exp10--
+			}
+			digits++
+		}
+	}
+	if i < n && src[i]|0x20 == 'e' {
+		isFloat = true
+		i++
+		if i >= n {
+			return 0, failEnd(src)
+		}
+		eneg := false
+		if c := src[i]; c == '+' || c == '-' {
+			eneg = c == '-'
+			i++
+			if i >= n {
+				return 0, failEnd(src)
+			}
+		}
+		if src[i]-'0' >= 10 {
+			return 0, fail(src, i, backend.MsgNoDigitAfterExponent)
+		}
+		e := 0
+		for ; i < n; i++ {
+			d := src[i] - '0'
+			if d > 9 {
+				break
+			}
+			if e < 1_000_000 { // far beyond any float; stops overflow
+				e = e*10 + int(d)
+			}
+		}
+		if eneg {
+			e = -e
+		}
+		exp10 += e
+	}
+	if !isFloat {
+		return i, appendInteger(src, start, i, man, intDigits, neg, t)
+	}
+
+	var f float64
+	ok := false
+	if digits <= maxManDigits {
+		if man == 0 {
+			f, ok = 0, true
+		} else if man < 1<<53 && exp10 >= -22 && exp10 <= 22 {
+			f = float64(man)
+			if exp10 >= 0 {
+				f *= float64pow10[exp10]
+			} else {
+				f /= float64pow10[-exp10]
+			}
+			ok = true
+		} else {
+			f, ok = eiselLemire(man, exp10, false)
+		}
+		if neg {
+			f = -f
+		}
+	}
+	if !ok {
+		// More than 19 digits, or a case Eisel–Lemire leaves open: strconv
+		// is exact. The text is syntactically valid, so only the range can
+		// be wrong, and overflow is checked below.
+		f, _ = strconv.ParseFloat(unsafe.String(&src[start], i-start), 64)
+	}
+	if math.IsInf(f, 0) {
+		return 0, fail(src, start, backend.MsgInfinity)
+	}
+	reserveWords(t, backend.NumberWords)
+	t.Words = append(t.Words, uint64(backend.KindFloat)<<backend.KindShift, math.Float64bits(f))
+	return i, nil
+}
+
+// appendInteger appends the integer src[start:end] (no fraction or exponent),
+// whose first digits are man, with digits significant digits in all.
+func appendInteger(src []byte, start, end int, man uint64, digits int, neg bool, t *backend.Tape) error {
+	if digits <= maxManDigits {
+		switch {
+		case !neg && man <= math.MaxInt64:
+			appendNumber(t, backend.KindInt, man)
+			return nil
+		case !neg:
+			appendNumber(t, backend.KindUint, man)
+			return nil
+		case man <= 1<<63: // -0 is Int 0, as orjson returns int 0
+			appendNumber(t, backend.KindInt, -man)
+			return nil
+		}
+	} else if !neg && digits == maxManDigits+1 {
+		if u, ok := parseUint64(src[start:end]); ok {
+			appendNumber(t, backend.KindUint, u)
+			return nil
+		}
+	}
+	// Beyond 64 bits. orjson converts such integers to float and rejects
+	// them when that is infinite; the decision is kept, the digits too.
+	if digits >= 309 {
+		if digits > 309 {
+			return fail(src, start, backend.MsgInfinity)
+		}
+		if f, _ := strconv.ParseFloat(unsafe.String(&src[start], end-start), 64); math.IsInf(f, 0) {
+			return fail(src, start, backend.MsgInfinity)
+		}
+	}
+	reserveWords(t, backend.RefWords)
+	t.Words = append(t.Words,
+		backend.RefHeader(backend.KindBigInt, backend.StorageInput, backend.ClassASCII, backend.WidthUTF8, true, end-start),
+		uint64(start), 0)
+	return nil
+}
+
+func appendNumber(t *backend.Tape, k backend.Kind, bits uint64) {
+	reserveWords(t, backend.NumberWords)
+	t.Words = append(t.Words, uint64(k)<<backend.KindShift, bits)
+}
+
+// parseUint64 parses decimal digits, reporting overflow.
+func parseUint64(b []byte) (uint64, bool) {
+	var u uint64
+	for _, c := range b {
+		hi, lo := bits.Mul64(u, 10)
+		if hi != 0 {
+			return 0, false
+		}
+		lo += uint64(c - '0')
+		if lo < uint64(c-'0') {
+			return 0, false
+		}
+		u = lo
+	}
+	return u, true
+}
+
+// allDigits reports whether the eight bytes of w are all '0'..'9'.
+func allDigits(w uint64) bool {
+	// A byte is a digit when its high nibble is 3 and adding 6 to it does
+	// not carry into the high nibble.
+	return (w&(w+ones*6)&(ones*0xF0))^(ones*0x30) == 0
+}
+
+// eightDigits converts eight ASCII digits (first digit in the low byte) to
+// their value with three multiply-and-shift steps instead of eight.
+func eightDigits(w uint64) uint64 {
+	w -= ones * '0'
+	w = (w * 10) + (w >> 8) // pairs
+	w = ((w&0x000000FF000000FF)*(100+(1000000<<32)) + ((w>>16)&0x000000FF000000FF)*(1+(10000<<32))) >> 32
+	return w
+}

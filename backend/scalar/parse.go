@@ -1,0 +1,215 @@
+package scalar
+
+import (
+	"sync"
+
+	"github.com/isojson/isojson/backend"
+)
+
+// Parser is the portable parser. The zero value is ready and safe for
+// concurrent use.
+type Parser struct{}
+
+func init() {
+	backend.Register(&backend.Backend{Name: "scalar", Rank: 100, Parser: Parser{}})
+}
+
+// frame is an open container's state, saved while a nested one is parsed.
+type frame struct {
+	at     int // tape index of the container's header
+	count  int // elements or members so far
+	object bool
+}
+
+// stack holds the open containers; pooled so that Parse allocates nothing.
+type stack [backend.MaxDepth]frame
+
+var stacks = sync.Pool{New: func() any { return new(stack) }}
+
+// Parse implements backend.Parser.
+func (Parser) Parse(src []byte, t *backend.Tape) error {
+	if len(src) == 0 {
+		return &backend.SyntaxError{Offset: 0, Msg: backend.MsgEmpty}
+	}
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		return fail(src, 0, backend.MsgBOM)
+	}
+	s := stacks.Get().(*stack)
+	err := parse(src, t, s)
+	stacks.Put(s)
+	return err
+}
+
+// parse is the structural state machine. Each label is a state: value (a
+// value starts at src[i]), next (a value just ended), key (an object key
+// starts at src[i]) and close (the innermost container just ended). The
+// current container's state lives in locals; enclosing ones in s.
+func parse(src []byte, t *backend.Tape, s *stack) error {
+	n := len(src)
+	i := skipSpace(src, 0)
+	if i == n {
+		return fail(src, 0, backend.MsgOnlyWhitespace)
+	}
+	var (
+		depth  int  // open containers
+		at     int  // tape index of the innermost one
+		count  int  // its elements or members so far
+		object bool // whether it is an object
+		err    error
+	)
+
+value: // i < n
+	switch c := src[i]; c {
+	case '"':
+		if i, err = scanString(src, i, t); err != nil {
+			return err
+		}
+	case '[', '{':
+		if depth == backend.MaxDepth {
+			return fail(src, i+1, backend.MsgDepth)
+		}
+		s[depth] = frame{at, count, object}
+		depth++
+		object = c == '{'
+		count = 0
+		at = len(t.Words)
+		reserveWords(t, backend.ContainerWords)
+		if object {
+			t.Words = append(t.Words, uint64(backend.KindObject)<<backend.KindShift, 0)
+		} else {
+			t.Words = append(t.Words, uint64(backend.KindArray)<<backend.KindShift, 0)
+		}
+		if i = skipSpace(src, i+1); i >= n {
+			return failEnd(src)
+		}
+		if object {
+			switch src[i] {
+			case '"':
+				goto key
+			case '}':
+				i++
+				goto close
+			}
+			return fail(src, i, backend.MsgExpectedKey)
+		}
+		if src[i] == ']' {
+			i++
+			goto close
+		}
+		goto value
+	case 't':
+		if i, err = literal(src, i, "true", backend.MsgInvalidTrue); err != nil {
+			return err
+		}
+		appendScalar(t, backend.KindTrue)
+	case 'f':
+		if i, err = literal(src, i, "false", backend.MsgInvalidFalse); err != nil {
+			return err
+		}
+		appendScalar(t, backend.KindFalse)
+	case 'n':
+		if i, err = literal(src, i, "null", backend.MsgInvalidNull); err != nil {
+			return err
+		}
+		appendScalar(t, backend.KindNull)
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '+', '.':
+		if i, err = scanNumber(src, i, t); err != nil {
+			return err
+		}
+	default:
+		return fail(src, i, backend.MsgExpectedValue)
+	}
+
+next: // a value ended just before src[i]
+	if depth == 0 {
+		if i = skipSpace(src, i); i != n {
+			return fail(src, i, backend.MsgTrailing)
+		}
+		return nil
+	}
+	count++
+	if i = skipSpace(src, i); i >= n {
+		return failEnd(src)
+	}
+	if object {
+		switch src[i] {
+		case ',':
+			comma := i
+			if i = skipSpace(src, i+1); i >= n {
+				return failEnd(src)
+			}
+			switch src[i] {
+			case '"':
+				goto key
+			case '}':
+				return fail(src, comma, backend.MsgTrailingComma)
+			}
+			return fail(src, i, backend.MsgExpectedKey)
+		case '}':
+			i++
+			goto close
+		}
+		return fail(src, i, backend.MsgExpectedObjectNext)
+	}
+	switch src[i] {
+	case ',':
+		comma := i
+		if i = skipSpace(src, i+1); i >= n {
+			return failEnd(src)
+		}
+		if src[i] == ']' {
+			return fail(src, comma, backend.MsgTrailingComma)
+		}
+		goto value
+	case ']':
+		i++
+		goto close
+	}
+	return fail(src, i, backend.MsgExpectedArrayNext)
+
+key: // src[i] == '"'
+	if i, err = scanString(src, i, t); err != nil {
+		return err
+	}
+	if i = skipSpace(src, i); i >= n {
+		return failEnd(src)
+	}
+	if src[i] != ':' {
+		return fail(src, i, backend.MsgExpectedColon)
+	}
+	if i = skipSpace(src, i+1); i >= n {
+		return failEnd(src)
+	}
+	goto value
+
+close: // the container at tape index at ended just before src[i]
+	t.Words[at] |= uint64(count)
+	t.Words[at+1] = uint64(len(t.Words))
+	depth--
+	at, count, object = s[depth].at, s[depth].count, s[depth].object
+	goto next
+}
+
+// literal checks that src[i:] starts with lit (true, false or null), whose
+// first byte is already matched. Input that ends inside a correct prefix is
+// "unexpected end of data"; any wrong byte is an invalid literal reported at
+// its first byte, as orjson does.
+func literal(src []byte, i int, lit, msg string) (int, error) {
+	if i+len(lit) <= len(src) && string(src[i:i+len(lit)]) == lit {
+		return i + len(lit), nil
+	}
+	for k := 1; k < len(lit); k++ {
+		if i+k >= len(src) {
+			return 0, failEnd(src)
+		}
+		if src[i+k] != lit[k] {
+			return 0, fail(src, i, msg)
+		}
+	}
+	return i + len(lit), nil
+}
+
+func appendScalar(t *backend.Tape, k backend.Kind) {
+	reserveWords(t, backend.ScalarWords)
+	t.Words = append(t.Words, uint64(k)<<backend.KindShift)
+}

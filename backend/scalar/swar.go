@@ -1,0 +1,33 @@
+package scalar
+
+import "encoding/binary"
+
+// SWAR ("SIMD within a register") helpers: eight input bytes are loaded into
+// a uint64 in little-endian order on every architecture, so that the lowest
+// flagged byte of a mask is the first matching byte of the input and the
+// trailing-zero count divided by 8 is its index. On big-endian machines the
+// load is a byte swap, still correct.
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
+
+// stringSpecial flags (in each byte's high bit) the bytes of w that end a run
+// of plain ASCII string content: '"', '\\', control characters (< 0x20) and
+// non-ASCII bytes (>= 0x80). x-ones sets a byte's high bit when the byte was
+// 0 (the byte equals the searched one) or was >= 0x81; w itself flags the
+// bytes >= 0x80, so the non-ASCII false hits are real hits. A borrow only
+// leaves a byte that underflowed, so bytes above the first hit may be flagged
+// falsely but the lowest flag is always exact: use only that one.
+func stringSpecial(w uint64) uint64 {
+	quote := w ^ (ones * '"')
+	slash := w ^ (ones * '\\')
+	return ((quote - ones) | (slash - ones) | (w - ones*0x20) | w) & highs
+}
+
+// allSpaces reports whether the eight bytes of w are all ' ', the indentation
+// of pretty-printed documents.
+func allSpaces(w uint64) bool { return w == ones*' ' }

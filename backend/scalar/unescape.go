@@ -1,0 +1,212 @@
+package scalar
+
+import (
+	"math/bits"
+
+	"github.com/isojson/isojson/backend"
+)
+
+// unescapeString finishes a string that holds escapes: src[q] is its opening
+// quote and src[j] the first backslash; extra and class describe src[q+1:j].
+// The unescaped UTF-8 is appended to the arena. The entry is Clean unless an
+// escape produced a byte JSON must escape again ('"', '\\', < 0x20).
+func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend.Tape) (int, error) {
+	n := len(src)
+	start := len(t.Arena)
+	clean := true
+	appendArena(t, src[q+1:j])
+	for {
+		// src[j] is a backslash.
+		if j+1 >= n {
+			return 0, failEnd(src)
+		}
+		var r rune
+		switch e := src[j+1]; e {
+		case '"', '\\':
+			r, clean = rune(e), false
+		case '/':
+			r = '/'
+		case 'b':
+			r, clean = '\b', false
+		case 'f':
+			r, clean = '\f', false
+		case 'n':
+			r, clean = '\n', false
+		case 'r':
+			r, clean = '\r', false
+		case 't':
+			r, clean = '\t', false
+		case 'u':
+			var err error
+			var size int
+			r, size, err = unescapeUnicode(src, j)
+			if err != nil {
+				return 0, err
+			}
+			j += size
+			if r < 0x20 || r == '"' || r == '\\' {
+				clean = false
+			}
+			goto encode
+		default:
+			return 0, fail(src, j, backend.MsgInvalidEscape)
+		}
+		j += 2
+	encode:
+		extra += appendRune(t, r) - 1
+		class = max(class, classOf(r))
+
+		// Copy the plain run up to the next special byte.
+		k := j
+		for {
+			for k+8 <= n {
+				if m := stringSpecial(load64(src, k)); m != 0 {
+					k += bits.TrailingZeros64(m) >> 3
+					goto special
+				}
+				k += 8
+			}
+			for ; k < n; k++ {
+				if c := src[k]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+					goto special
+				}
+			}
+			return 0, failEnd(src)
+		special:
+			c := src[k]
+			if c < 0x80 {
+				break
+			}
+			for {
+				size, cl := decodeRune(src, k)
+				if size == 0 {
+					return 0, failUTF8()
+				}
+				class = max(class, cl)
+				extra += size - 1
+				k += size
+				if k >= n || src[k] < 0x80 {
+					break
+				}
+			}
+		}
+		appendArena(t, src[j:k])
+		j = k
+		switch c := src[j]; {
+		case c == '"':
+			size := len(t.Arena) - start
+			reserveWords(t, backend.RefWords)
+			t.Words = append(t.Words,
+				backend.RefHeader(backend.KindString, backend.StorageArena, class, backend.WidthUTF8, clean, size),
+				uint64(start), uint64(size-extra))
+			return j + 1, nil
+		case c < 0x20:
+			return 0, fail(src, j, backend.MsgControlChar)
+		}
+		// Another backslash: loop.
+	}
+}
+
+// hexValue maps a byte to its hex digit value, or -1.
+var hexValue = func() (h [256]int8) {
+	for i := range h {
+		h[i] = -1
+	}
+	for c := '0'; c <= '9'; c++ {
+		h[c] = int8(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		h[c] = int8(c - 'a' + 10)
+		h[c-'a'+'A'] = int8(c - 'a' + 10)
+	}
+	return h
+}()
+
+// hex4 reads the four hex digits at src[i:i+4] one by one, as orjson does:
+// the end of input is reported before a bad digit that would follow it.
+func hex4(src []byte, i int) (r rune, atEnd, bad bool) {
+	for k := i; k < i+4; k++ {
+		if k >= len(src) {
+			return 0, true, false
+		}
+		v := hexValue[src[k]]
+		if v < 0 {
+			return 0, false, true
+		}
+		r = r<<4 | rune(v)
+	}
+	return r, false, false
+}
+
+// unescapeUnicode decodes the \uXXXX escape at src[j] (the backslash), joining
+// a UTF-16 surrogate pair, and returns the code point and the bytes consumed.
+// Errors are reported at the first backslash, with orjson's messages.
+func unescapeUnicode(src []byte, j int) (rune, int, error) {
+	r, atEnd, bad := hex4(src, j+2)
+	switch {
+	case atEnd:
+		return 0, 0, failEnd(src)
+	case bad:
+		return 0, 0, fail(src, j, backend.MsgInvalidEscape)
+	case r < 0xD800 || r > 0xDFFF:
+		return r, 6, nil
+	case r >= 0xDC00:
+		return 0, 0, fail(src, j, backend.MsgLoneLowSurrogate)
+	}
+	// A high surrogate: a \u low surrogate must follow.
+	n := len(src)
+	if j+6 >= n {
+		return 0, 0, failEnd(src)
+	}
+	if src[j+6] != '\\' {
+		return 0, 0, fail(src, j, backend.MsgNoLowSurrogate)
+	}
+	if j+7 >= n {
+		return 0, 0, failEnd(src)
+	}
+	if src[j+7] != 'u' {
+		return 0, 0, fail(src, j, backend.MsgNoLowSurrogate)
+	}
+	lo, atEnd, bad := hex4(src, j+8)
+	switch {
+	case atEnd:
+		return 0, 0, failEnd(src)
+	case bad:
+		return 0, 0, fail(src, j, backend.MsgInvalidPairHex)
+	case lo < 0xDC00 || lo > 0xDFFF:
+		return 0, 0, fail(src, j, backend.MsgBadLowSurrogate)
+	}
+	return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 12, nil
+}
+
+// classOf is the class of one code point.
+func classOf(r rune) backend.Class {
+	switch {
+	case r < 0x80:
+		return backend.ClassASCII
+	case r < 0x100:
+		return backend.ClassLatin1
+	case r < 0x10000:
+		return backend.ClassBMP
+	}
+	return backend.ClassAstral
+}
+
+// appendRune appends r's UTF-8 encoding to the arena and returns its length.
+// r is never a surrogate (unescapeUnicode joins or rejects them).
+func appendRune(t *backend.Tape, r rune) int {
+	reserveArena(t, 4)
+	switch {
+	case r < 0x80:
+		t.Arena = append(t.Arena, byte(r))
+		return 1
+	case r < 0x800:
+		t.Arena = append(t.Arena, 0xC0|byte(r>>6), 0x80|byte(r)&0x3F)
+		return 2
+	case r < 0x10000:
+		t.Arena = append(t.Arena, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
+		return 3
+	}
+	t.Arena = append(t.Arena, 0xF0|byte(r>>18), 0x80|byte(r>>12)&0x3F, 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
+	return 4
+}
