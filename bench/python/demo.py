@@ -39,12 +39,17 @@ def say(msg: str = "") -> None:
     print(msg, flush=True)
 
 
-def import_in_subinterpreter(module: str) -> str:
-    """"" when `import module` works in a fresh strict sub-interpreter, else
-    the exception's type and first line."""
+def import_in_subinterpreter(name: str) -> str:
+    """"" when the library imports (libraries.load: `import name`, and a
+    check that it is usable) in a fresh strict sub-interpreter, else the
+    exception's type and first line."""
     interp = interpreters.create()
     try:
-        interp.exec(f"import {module}")
+        interp.prepare_main(bench_dir=parallel.BENCH_DIR, name=name)
+        interp.exec("import sys\n"
+                    "sys.path.insert(0, bench_dir)\n"
+                    "import libraries\n"
+                    "libraries.load(name)\n")
         return ""
     except interpreters.ExecutionFailed as e:
         first = next((line for line in e.excinfo.msg.splitlines() if line.strip()), "")
@@ -67,6 +72,11 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=2.0, help="length of each timed run (default 2)")
     args = ap.parse_args()
 
+    try:
+        libraries.load("isojson")
+    except ImportError as e:
+        say(f"demo: cannot import isojson ({e}); run `make build` first")
+        return 1
     m = machine.info()
     iso_module = libraries.isojson_module_name()
     say("isojson demo: fast JSON in own-GIL sub-interpreters (PEP 684)")
@@ -78,8 +88,7 @@ def main() -> int:
     say(f"1. import in a strict sub-interpreter ({strictness()})")
     failed_iso = ""
     for name in IMPORTS:
-        module = iso_module if name == "isojson" else name
-        problem = import_in_subinterpreter(module)
+        problem = import_in_subinterpreter(name)
         if name == "isojson":
             failed_iso = problem
         mark = "✗" if problem else "✓"

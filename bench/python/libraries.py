@@ -107,6 +107,11 @@ def _isojson() -> Library:
     if module == "isojson":
         import isojson
 
+        if not hasattr(isojson, "loads") or not hasattr(isojson, "dumps"):
+            # A build/python/isojson directory without the extension imports
+            # as an empty namespace package.
+            raise ImportError(f"isojson at {list(getattr(isojson, '__path__', []))} has no loads/dumps: "
+                              "the extension is not built")
         return Library("isojson", "isojson", getattr(isojson, "__version__", "?"),
                        isojson.loads, isojson.dumps, "isojson.loads(b), isojson.dumps(o)")
     if module == "json":
