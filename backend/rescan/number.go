@@ -1,0 +1,115 @@
+package rescan
+
+import (
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/isojson/isojson/backend"
+)
+
+// NumberEnd returns the index just past the JSON number that starts at
+// src[i], following the grammar
+//
+//	'-'? ('0' | [1-9][0-9]*) ('.' [0-9]+)? ([eE] [+-]? [0-9]+)?
+//
+// and whether it is a float (has a fraction or an exponent). ok is false when
+// src[i:] does not start with a number. It does not look at what follows.
+func NumberEnd(src []byte, i int) (end int, float, ok bool) {
+	n := len(src)
+	if i < n && src[i] == '-' {
+		i++
+	}
+	switch {
+	case i < n && src[i] == '0':
+		i++
+	case i < n && src[i] >= '1' && src[i] <= '9':
+		i++
+		for i < n && src[i]-'0' < 10 {
+			i++
+		}
+	default:
+		return i, false, false
+	}
+	if i < n && src[i] == '.' {
+		i++
+		if i >= n || src[i]-'0' >= 10 {
+			return i, true, false
+		}
+		for i < n && src[i]-'0' < 10 {
+			i++
+		}
+		float = true
+	}
+	if i < n && src[i]|0x20 == 'e' {
+		i++
+		if i < n && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		if i >= n || src[i]-'0' >= 10 {
+			return i, true, false
+		}
+		for i < n && src[i]-'0' < 10 {
+			i++
+		}
+		float = true
+	}
+	return i, float, true
+}
+
+// AppendNumber appends to t the entry the scalar parser makes for the number
+// text src[off:end], which must be exactly one JSON number: Int when it fits
+// int64 ("-0" is Int 0), Uint up to MaxUint64, BigInt (a ref to the digits in
+// the input) beyond, and Float, correctly rounded, when it has a fraction or
+// an exponent. ok is false when the text is not a JSON number or is a float
+// that overflows to infinity.
+func AppendNumber(t *backend.Tape, src []byte, off, end int) bool {
+	e, float, ok := NumberEnd(src, off)
+	if !ok || e != end {
+		return false
+	}
+	if float {
+		text := src[off:end]
+		f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
+		if err != nil && math.IsInf(f, 0) {
+			return false
+		}
+		t.AppendNumber(backend.KindFloat, math.Float64bits(f))
+		return true
+	}
+	i, neg := off, false
+	if src[i] == '-' {
+		i, neg = i+1, true
+	}
+	// Up to 19 digits always fit in a uint64; the 20th needs an overflow check.
+	var v uint64
+	digits := end - i
+	if digits > 20 {
+		return appendBigInt(t, off, end)
+	}
+	for ; i < end; i++ {
+		d := uint64(src[i] - '0')
+		if v > (math.MaxUint64-d)/10 {
+			return appendBigInt(t, off, end)
+		}
+		v = v*10 + d
+	}
+	switch {
+	case neg && v <= 1<<63:
+		t.AppendNumber(backend.KindInt, -v)
+	case neg:
+		return appendBigInt(t, off, end)
+	case v <= math.MaxInt64:
+		t.AppendNumber(backend.KindInt, v)
+	default:
+		t.AppendNumber(backend.KindUint, v)
+	}
+	return true
+}
+
+func appendBigInt(t *backend.Tape, off, end int) bool {
+	t.AppendRef(backend.KindBigInt, backend.Ref{
+		Storage: backend.StorageInput, Class: backend.ClassASCII, Clean: true, Len: end - off, Where: uint64(off),
+	})
+	return true
+}
