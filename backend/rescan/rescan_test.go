@@ -29,12 +29,12 @@ func TestInputString(t *testing.T) {
 		{"quote\"", false, 0, 0},
 		{"12345678back\\slash", false, 0, 0},
 		{"\xff", false, 0, 0},
-		{"\xc0\x80", false, 0, 0},             // overlong NUL
-		{"\xe0\x80\x80", false, 0, 0},         // overlong
-		{"\xed\xa0\x80", false, 0, 0},         // raw surrogate
-		{"\xf4\x90\x80\x80", false, 0, 0},     // above U+10FFFF
-		{"\xf0\x80\x80\x80", false, 0, 0},     // overlong
-		{"trunc\xe2\x82", false, 0, 0},        // truncated
+		{"\xc0\x80", false, 0, 0},              // overlong NUL
+		{"\xe0\x80\x80", false, 0, 0},          // overlong
+		{"\xed\xa0\x80", false, 0, 0},          // raw surrogate
+		{"\xf4\x90\x80\x80", false, 0, 0},      // above U+10FFFF
+		{"\xf0\x80\x80\x80", false, 0, 0},      // overlong
+		{"trunc\xe2\x82", false, 0, 0},         // truncated
 		{"stray\x80continuation", false, 0, 0}, // stray continuation
 	} {
 		c, chars, ok := InputString([]byte(tc.in))
