@@ -217,6 +217,10 @@ def readme_section(results: dict) -> str:
         out += ["Round trips per second of a 100-record document, all workers together "
                 f"({m['cores']} cores):", ""]
         out += parallel_table(results) + [""]
+    if results.get("threaded_loads"):
+        out += ["`loads` of a large document per second in threads (isojson releases the GIL while Go "
+                "parses inputs of 64 KiB and more):", ""]
+        out += threaded_table(results) + [""]
     return "\n".join(out)
 
 
