@@ -1,0 +1,4 @@
+package bench
+
+// The portable parser, compiled on every GOARCH.
+import _ "github.com/isojson/isojson/backend/scalar"
