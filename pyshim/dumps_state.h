@@ -5,11 +5,36 @@
 
 #include <Python.h>
 
+/* Types that dumps serializes natively but that live in other modules. They
+ * are looked up in the calling interpreter's own sys.modules (never imported
+ * by isojson: a module nobody imported cannot have produced an instance) and
+ * cached here once found. dumps_types.c fills them. */
+enum isojson_cached_type {
+    ISOJSON_T_DATETIME,      /* datetime.datetime */
+    ISOJSON_T_DATE,          /* datetime.date */
+    ISOJSON_T_TIME,          /* datetime.time */
+    ISOJSON_T_UUID,          /* uuid.UUID */
+    ISOJSON_T_ENUMTYPE,      /* enum.EnumMeta (the metaclass of every Enum) */
+    ISOJSON_T_NDARRAY,       /* numpy.ndarray */
+    ISOJSON_T_NP_GENERIC,    /* numpy.generic (every numpy scalar) */
+    ISOJSON_T_NP_DATETIME64, /* numpy.datetime64 */
+    ISOJSON_T_COUNT
+};
+
 typedef struct isojson_dumps_state {
     PyTypeObject *FragmentType;
-    /* Types found in the interpreter's own sys.modules at first need
-     * (datetime, uuid, enum, dataclasses, numpy), cached here. */
-    PyObject *cached[16];
+    /* Cached types (strong references), NULL until found. */
+    PyObject *types[ISOJSON_T_COUNT];
+    /* Interned attribute names used per object (strong references). */
+    PyObject *str_dataclass_fields;  /* "__dataclass_fields__" */
+    PyObject *str_slots;             /* "__slots__" */
+    PyObject *str_value;             /* "value" */
+    PyObject *str_int;               /* "int" */
+    PyObject *str_utcoffset;         /* "utcoffset" */
+    PyObject *str_array_struct;      /* "__array_struct__" */
+    PyObject *str_field_type;        /* "_field_type" */
+    PyObject *str_dict;              /* "__dict__" */
+    PyObject *field_marker;          /* dataclasses._FIELD, when found */
 } isojson_dumps_state;
 
 #endif

@@ -1,0 +1,42 @@
+/* dict (and its subclasses) → Object, members in the dict's order; the
+ * writer sorts them for OPT_SORT_KEYS.
+ *
+ * Keys must be exact str, as orjson requires ("Dict key must be str"), unless
+ * OPT_NON_STR_KEYS turns other keys into strings (dumps_key.c). The count is
+ * of members actually written: default= may mutate the dict while it is
+ * walked, and PyDict_Next stays memory-safe when it does. */
+#include "dumps_internal.h"
+
+int dumps_nonstr_key(dumps_ctx *c, PyObject *key);
+
+int dumps_dict(dumps_ctx *c, PyObject *o)
+{
+    size_t at, count = 0;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    if (dumps_enter(c, o) < 0)
+        return -1;
+    if (dumps_open(c, ISOJSON_OBJECT, &at) < 0)
+        goto fail;
+    while (PyDict_Next(o, &pos, &key, &value)) {
+        if (PyUnicode_CheckExact(key)) {
+            if (dumps_str(c, key) < 0)
+                goto fail;
+        } else if (c->opts & OPT_NON_STR_KEYS) {
+            if (dumps_nonstr_key(c, key) < 0)
+                goto fail;
+        } else {
+            dumps_error("Dict key must be str");
+            goto fail;
+        }
+        if (dumps_value(c, value) < 0)
+            goto fail;
+        count++;
+    }
+    dumps_close(c, at, count);
+    dumps_leave(c);
+    return 0;
+fail:
+    dumps_leave(c);
+    return -1;
+}

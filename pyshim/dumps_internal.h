@@ -1,0 +1,220 @@
+/* What the dumps files share: the per-call context, the tape appenders and
+ * one serializer per Python type.
+ *
+ * The pipeline: dumps.c checks the arguments and walks the object graph; each
+ * dumps_<type>.c appends the tape entries of one Python type (backend/tape.go
+ * is the format); one engine call writes the tape as JSON; dumps.c returns the
+ * bytes. Strings are not copied: a String entry points into the str object's
+ * own storage, so every object the tape points into must stay alive until the
+ * write returns (see "references" below).
+ */
+#ifndef ISOJSON_DUMPS_INTERNAL_H
+#define ISOJSON_DUMPS_INTERNAL_H
+
+#include "isojson.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* orjson's limits: 254 nested containers serialize, the 255th raises
+ * "Recursion limit reached"; 255 nested default= calls are made, the 256th
+ * raises "default serializer exceeds recursion limit". */
+#define DUMPS_MAX_DEPTH 254
+#define DUMPS_MAX_DEFAULT_CALLS 255
+
+/* orjson's option bits (api/options.go). */
+#define OPT_INDENT_2 (1u << 0)
+#define OPT_NAIVE_UTC (1u << 1)
+#define OPT_NON_STR_KEYS (1u << 2)
+#define OPT_OMIT_MICROSECONDS (1u << 3)
+#define OPT_SERIALIZE_NUMPY (1u << 4)
+#define OPT_SORT_KEYS (1u << 5)
+#define OPT_STRICT_INTEGER (1u << 6)
+#define OPT_UTC_Z (1u << 7)
+#define OPT_PASSTHROUGH_SUBCLASS (1u << 8)
+#define OPT_PASSTHROUGH_DATETIME (1u << 9)
+#define OPT_APPEND_NEWLINE (1u << 10)
+#define OPT_PASSTHROUGH_DATACLASS (1u << 11)
+#define OPT_MAX 4095u
+
+/* A list of PyObject pointers in C memory (no Python allocation). */
+typedef struct dumps_objlist {
+    PyObject **items;
+    size_t len, cap;
+} dumps_objlist;
+
+/* The scratch arena: text that dumps formats itself (datetimes, UUIDs,
+ * non-str keys, UTF-8 of a Fragment str) lives in chunks that are never
+ * reallocated, because tape entries point into them. */
+typedef struct dumps_chunk {
+    struct dumps_chunk *next;
+    size_t len, cap;
+    uint8_t data[];
+} dumps_chunk;
+
+typedef struct dumps_ctx {
+    isojson_tape tape;
+    uint32_t opts;
+    int depth;          /* containers open on the current path */
+    int default_calls;  /* default= calls open on the current path */
+    PyObject *default_fn;  /* borrowed; NULL when default=None */
+    isojson_dumps_state *st;
+    const isojson_engine_api *engine;
+
+    /* References. Objects the tape points into are recorded in `borrowed`
+     * without a reference (a store, no refcount traffic) while no Python code
+     * can run. Before any call that may run Python code (default=, getattr,
+     * utcoffset...), dumps_pin() takes a reference to each of them and to each
+     * container on the current path, moving them to `owned`; objects that
+     * dumps creates (default='s results, formatted ints) go to `owned`
+     * directly. Everything in `owned` is released after the write. */
+    dumps_objlist borrowed;
+    dumps_objlist owned;
+    PyObject *path[DUMPS_MAX_DEPTH + 2];
+    int path_pinned;    /* path[0:path_pinned) is in `owned` */
+
+    dumps_chunk *scratch;  /* current chunk (head of the list) */
+} dumps_ctx;
+
+/* ---- tape appenders ---- */
+
+int dumps_grow_words(dumps_ctx *c, size_t need);
+
+static inline int dumps_reserve(dumps_ctx *c, size_t n)
+{
+    if (c->tape.cap - c->tape.len >= n)
+        return 0;
+    return dumps_grow_words(c, c->tape.len + n);
+}
+
+static inline uint64_t dumps_kind(enum isojson_kind k) { return (uint64_t)k << ISOJSON_KIND_SHIFT; }
+
+static inline int dumps_scalar(dumps_ctx *c, enum isojson_kind k)
+{
+    if (dumps_reserve(c, 1) < 0)
+        return -1;
+    c->tape.words[c->tape.len++] = dumps_kind(k);
+    return 0;
+}
+
+static inline int dumps_number(dumps_ctx *c, enum isojson_kind k, uint64_t bits)
+{
+    if (dumps_reserve(c, 2) < 0)
+        return -1;
+    uint64_t *w = c->tape.words + c->tape.len;
+    w[0] = dumps_kind(k);
+    w[1] = bits;
+    c->tape.len += 2;
+    return 0;
+}
+
+/* A ref entry pointing at external memory. */
+static inline int dumps_ref(dumps_ctx *c, enum isojson_kind k, enum isojson_class cls, enum isojson_width width,
+                            const void *data, size_t len, size_t chars)
+{
+    if (dumps_reserve(c, 3) < 0)
+        return -1;
+    uint64_t *w = c->tape.words + c->tape.len;
+    w[0] = dumps_kind(k) | (uint64_t)ISOJSON_EXTERNAL << ISOJSON_STORAGE_SHIFT |
+           (uint64_t)cls << ISOJSON_CLASS_SHIFT | (uint64_t)width << ISOJSON_WIDTH_SHIFT |
+           ((uint64_t)len & ISOJSON_LEN_MASK);
+    w[1] = (uint64_t)(uintptr_t)data;
+    w[2] = chars;
+    c->tape.len += 3;
+    return 0;
+}
+
+/* Opens an Array or Object; returns its index. */
+static inline int dumps_open(dumps_ctx *c, enum isojson_kind k, size_t *at)
+{
+    if (dumps_reserve(c, 2) < 0)
+        return -1;
+    *at = c->tape.len;
+    c->tape.words[c->tape.len] = dumps_kind(k);
+    c->tape.words[c->tape.len + 1] = 0;
+    c->tape.len += 2;
+    return 0;
+}
+
+static inline void dumps_close(dumps_ctx *c, size_t at, size_t count)
+{
+    c->tape.words[at] = (c->tape.words[at] & ~ISOJSON_PAYLOAD_MASK) | (uint64_t)count;
+    c->tape.words[at + 1] = c->tape.len;
+}
+
+/* ---- references ---- */
+
+int dumps_objlist_grow(dumps_objlist *l);
+
+/* Records an object the tape points into (no reference taken). */
+static inline int dumps_keep_borrowed(dumps_ctx *c, PyObject *o)
+{
+    if (c->borrowed.len == c->borrowed.cap && dumps_objlist_grow(&c->borrowed) < 0)
+        return -1;
+    c->borrowed.items[c->borrowed.len++] = o;
+    return 0;
+}
+
+/* Hands a new reference to the context, released after the write. On
+ * failure the reference is released and -1 returned with MemoryError. */
+int dumps_keep_owned(dumps_ctx *c, PyObject *o);
+
+/* Takes references to everything recorded as borrowed and to the containers
+ * on the current path: call it before any call that may run Python code. */
+int dumps_pin(dumps_ctx *c);
+
+/* Container path bookkeeping (depth limit and pinning). */
+static inline int dumps_enter(dumps_ctx *c, PyObject *container)
+{
+    if (c->depth >= DUMPS_MAX_DEPTH) {
+        PyErr_SetString(PyExc_TypeError, "Recursion limit reached");
+        return -1;
+    }
+    c->path[c->depth++] = container;
+    return 0;
+}
+
+static inline void dumps_leave(dumps_ctx *c)
+{
+    c->depth--;
+    if (c->path_pinned > c->depth)
+        c->path_pinned = c->depth;
+}
+
+/* ---- scratch arena ---- */
+
+/* Returns n bytes of scratch memory that stays put until the call ends. */
+uint8_t *dumps_scratch(dumps_ctx *c, size_t n);
+
+/* ---- errors ---- */
+
+/* Raises JSONEncodeError (TypeError, as orjson) with a fixed message. */
+static inline int dumps_error(const char *msg)
+{
+    PyErr_SetString(PyExc_TypeError, msg);
+    return -1;
+}
+
+/* "Type is not JSON serializable: <tp_name>" */
+int dumps_error_type(PyObject *obj);
+
+/* ---- serializers, one per type; each appends one value ---- */
+
+int dumps_value(dumps_ctx *c, PyObject *obj);
+int dumps_str(dumps_ctx *c, PyObject *obj);
+int dumps_int(dumps_ctx *c, PyObject *obj);
+int dumps_float(dumps_ctx *c, PyObject *obj);
+int dumps_list(dumps_ctx *c, PyObject *obj);
+int dumps_tuple(dumps_ctx *c, PyObject *obj);
+int dumps_dict(dumps_ctx *c, PyObject *obj);
+int dumps_fragment(dumps_ctx *c, PyObject *obj);
+/* Types without an exact-type fast path: subclasses, the phase-2 types,
+ * then default=. */
+int dumps_other(dumps_ctx *c, PyObject *obj);
+int dumps_default(dumps_ctx *c, PyObject *obj);
+
+/* Fragment (fragment.c) */
+int isojson_fragment_init(PyObject *module, isojson_dumps_state *st);
+PyObject *isojson_fragment_contents(PyObject *fragment);
+
+#endif
