@@ -1,0 +1,146 @@
+//go:build amd64 && !isojson_nosimdjson
+
+package simdjson
+
+import (
+	"bytes"
+
+	simd "github.com/minio/simdjson-go"
+
+	"github.com/isojson/isojson/backend"
+	"github.com/isojson/isojson/backend/rescan"
+)
+
+// simdjson-go tape words: the tag in the top byte, a payload below.
+const (
+	tagShift    = simd.JSONTAGOFFSET
+	payloadMask = simd.JSONVALUEMASK
+	inStringBuf = simd.STRINGBUFBIT
+	offsetMask  = simd.STRINGBUFMASK
+)
+
+// frame is an open container of the isojson tape.
+type frame struct {
+	at     int // index of its header
+	values int // entries directly inside: elements, or keys plus values
+}
+
+// convert writes the isojson tape for the document simdjson-go parsed into
+// pj, whose input is src. It reports false when the document needs the
+// scalar parser (see the package documentation); t then holds garbage.
+func convert(pj *simd.ParsedJson, src []byte, t *backend.Tape) bool {
+	tape := pj.Tape
+	if len(tape) < 3 || simd.Tag(tape[0]>>tagShift) != simd.TagRoot {
+		return false
+	}
+	end := len(tape) - 1 // the closing root word
+	var stack [64]frame
+	open := stack[:0]
+	// cur is where the next string's opening quote is searched from: just
+	// past the previous string. Strings are the only values holding quotes,
+	// and simdjson-go lists them in input order.
+	cur := 0
+	t.ReserveWords(end + end/2)
+	for i := 1; i < end; i++ {
+		w := tape[i]
+		switch simd.Tag(w >> tagShift) {
+		case simd.TagArrayStart, simd.TagObjectStart:
+			k := backend.KindArray
+			if simd.Tag(w>>tagShift) == simd.TagObjectStart {
+				k = backend.KindObject
+			}
+			if len(open) > 0 {
+				open[len(open)-1].values++
+			}
+			open = append(open, frame{at: t.OpenContainer(k)})
+			continue
+		case simd.TagArrayEnd:
+			f := open[len(open)-1]
+			open = open[:len(open)-1]
+			t.CloseContainer(f.at, f.values)
+			continue
+		case simd.TagObjectEnd:
+			f := open[len(open)-1]
+			open = open[:len(open)-1]
+			t.CloseContainer(f.at, f.values/2)
+			continue
+		case simd.TagNull:
+			t.AppendScalar(backend.KindNull)
+		case simd.TagBoolTrue:
+			t.AppendScalar(backend.KindTrue)
+		case simd.TagBoolFalse:
+			t.AppendScalar(backend.KindFalse)
+		case simd.TagInteger:
+			i++
+			t.AppendNumber(backend.KindInt, tape[i])
+		case simd.TagUint:
+			i++
+			t.AppendNumber(backend.KindUint, tape[i])
+		case simd.TagFloat:
+			if simd.FloatFlags(w & payloadMask).Contains(simd.FloatOverflowedInteger) {
+				return false // an integer beyond 64 bits: isojson keeps its digits
+			}
+			i++
+			t.AppendNumber(backend.KindFloat, tape[i])
+		case simd.TagString:
+			i++
+			var ok bool
+			if cur, ok = appendString(t, pj, src, w&payloadMask, tape[i], cur); !ok {
+				return false
+			}
+		default:
+			return false
+		}
+		if len(open) > 0 {
+			open[len(open)-1].values++
+		}
+	}
+	return len(open) == 0
+}
+
+// appendString appends the string simdjson-go recorded with payload p and
+// length n, searching its opening quote in src from cur, and returns the
+// index just past its closing quote.
+func appendString(t *backend.Tape, pj *simd.ParsedJson, src []byte, p, n uint64, cur int) (int, bool) {
+	if p&inStringBuf == 0 {
+		// No escapes: the text is src[p:p+n].
+		off := int(p)
+		body := src[off : off+int(n)]
+		c, chars, ok := rescan.InputString(body)
+		if !ok {
+			return 0, false
+		}
+		t.AppendRef(backend.KindString, backend.Ref{
+			Storage: backend.StorageInput, Class: c, Clean: true, Len: len(body), Where: uint64(off), Chars: chars,
+		})
+		return off + len(body) + 1, true
+	}
+	// Escapes: decode the original text, which simdjson-go did not keep
+	// (it decodes surrogates and invalid bytes more loosely than orjson).
+	q := bytes.IndexByte(src[cur:], '"')
+	if q < 0 {
+		return 0, false
+	}
+	openAt := cur + q
+	closeAt := rescan.StringEnd(src, openAt)
+	if closeAt < 0 {
+		return 0, false
+	}
+	start := len(t.Arena)
+	t.ReserveArena(closeAt - openAt)
+	arena, c, chars, clean, ok := rescan.Unescape(t.Arena, src[openAt+1:closeAt])
+	t.Arena = arena
+	if !ok {
+		return 0, false
+	}
+	// The decoded text must be what simdjson-go decoded: a cheap proof that
+	// the quote search found this very string.
+	off := p & offsetMask
+	if off+n > uint64(len(pj.Strings.B)) || !bytes.Equal(arena[start:], pj.Strings.B[off:off+n]) {
+		return 0, false
+	}
+	t.AppendRef(backend.KindString, backend.Ref{
+		Storage: backend.StorageArena, Class: c, Clean: clean, Len: len(arena) - start, Where: uint64(start), Chars: chars,
+	})
+	return closeAt + 1, true
+}
