@@ -11,7 +11,7 @@ loads at the first loads/dumps rather than at import.
 
 from ._isojson import *
 from ._isojson import __version__
-from ._isojson import _backend, _backends
+from ._isojson import _backend, _backends, _engine_version
 
 __all__ = (
     "__version__",

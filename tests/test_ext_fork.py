@@ -1,0 +1,108 @@
+"""fork() and the Go engine: a Go runtime does not survive fork, so a child
+loads a private copy of the engine at its first call. These run in child
+interpreters so that a hang or crash fails one test instead of the suite."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def run(code, timeout=120):
+    r = subprocess.run([sys.executable, "-W", "ignore::DeprecationWarning", "-c", textwrap.dedent(code)],
+                       capture_output=True, text=True, timeout=timeout)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+def test_children_and_grandchildren_after_use():
+    out = run("""
+        import os, isojson
+        doc = b'{"a": [1, 2.5, "\\xc3\\xa9", null, true]}'
+        want = {"a": [1, 2.5, "é", None, True]}
+        assert isojson.loads(doc) == want
+
+        def child(depth):
+            assert isojson.loads(doc) == want
+            if depth < 3:
+                pid = os.fork()
+                if pid == 0:
+                    child(depth + 1)
+                    os._exit(0)
+                assert os.waitpid(pid, 0)[1] == 0
+            assert isojson.loads(doc) == want
+
+        for _ in range(3):
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    child(1)
+                except BaseException as e:
+                    print(e)
+                    os._exit(1)
+                os._exit(0)
+            assert os.waitpid(pid, 0)[1] == 0
+        assert isojson.loads(doc) == want
+        print("ok")
+    """)
+    assert out.strip() == "ok"
+
+
+def test_fork_before_first_use():
+    out = run("""
+        import os, isojson
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if isojson.loads(b"[1]") == [1] else 1)
+        assert os.waitpid(pid, 0)[1] == 0
+        assert isojson.loads(b"[2]") == [2]
+        print("ok")
+    """)
+    assert out.strip() == "ok"
+
+
+def test_multiprocessing_fork_pool():
+    out = run("""
+        import multiprocessing as mp, isojson
+        isojson.loads(b"0")
+        def work(i):
+            return isojson.loads(('[%d, {"k": "v%d"}]' % (i, i)).encode())
+        if __name__ == "__main__":
+            with mp.get_context("fork").Pool(2) as pool:
+                got = pool.map(work, range(20))
+            assert got == [[i, {"k": "v%d" % i}] for i in range(20)], got
+            print("ok")
+    """)
+    assert out.strip() == "ok"
+
+
+def test_fork_while_threads_use_the_engine():
+    # Threads keep calling loads (large inputs drop the GIL inside Go) while
+    # the main thread forks: every child must still work.
+    out = run("""
+        import os, threading, isojson
+        big = b"[" + b",".join(b'{"n": %d}' % i for i in range(20000)) + b"]"
+        stop = False
+        def spin():
+            while not stop:
+                assert len(isojson.loads(big)) == 20000
+        threads = [threading.Thread(target=spin) for _ in range(2)]
+        for t in threads:
+            t.start()
+        try:
+            for _ in range(10):
+                pid = os.fork()
+                if pid == 0:
+                    os._exit(0 if len(isojson.loads(big)) == 20000 else 1)
+                assert os.waitpid(pid, 0)[1] == 0
+        finally:
+            stop = True
+            for t in threads:
+                t.join()
+        print("ok")
+    """)
+    assert out.strip() == "ok"

@@ -1,0 +1,296 @@
+"""The extension's loads(): input types, str widths, the key cache, numbers,
+errors (JSONDecodeError with orjson's msg/doc/pos), deep nesting on a small
+thread stack, re-entry, threads, sub-interpreters, lazy engine loading and the
+backend choice. orjson 3.13 is the oracle wherever it defines the behaviour."""
+
+import array
+import gc
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import orjson
+import pytest
+
+import isojson
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "corpus")
+
+
+def orjson_error(data):
+    with pytest.raises(orjson.JSONDecodeError) as info:
+        orjson.loads(data)
+    e = info.value
+    return (str(e), e.msg, e.doc, e.pos, e.lineno, e.colno)
+
+
+def isojson_error(data):
+    with pytest.raises(isojson.JSONDecodeError) as info:
+        isojson.loads(data)
+    e = info.value
+    assert isinstance(e, json.JSONDecodeError) and isinstance(e, ValueError)
+    assert e.__cause__ is None and e.__context__ is None
+    return (str(e), e.msg, e.doc, e.pos, e.lineno, e.colno)
+
+
+@pytest.mark.parametrize("data", [
+    b'[1,2,{"a":"\xc3\xa9"}]', '[1,2,{"a":"é"}]', bytearray(b'{"x": [true, false, null]}'),
+    memoryview(b'[1.5, -2, "x"]'), memoryview(bytearray(b'"y"')), b"0", b"-0", b"-0.0", b"1e2",
+    b"18446744073709551615", b"-9223372036854775808", b"9223372036854775808", b"1E-400", b"[]", b"{}",
+    b"[[],{},[[]]]", b' \t\r\n"pad" \n',
+])
+def test_values_equal_orjson(data):
+    got, want = isojson.loads(data), orjson.loads(data)
+    assert got == want and repr(got) == repr(want)
+
+
+def test_memoryview_of_typed_buffer_reads_its_bytes():
+    a = array.array("B", b'{"k": 7}')
+    assert isojson.loads(memoryview(a)) == {"k": 7}
+
+
+@pytest.mark.parametrize("data", [
+    1, 1.5, None, [], {}, object(), type("B", (bytes,), {})(b"[1]"), type("S", (str,), {})("[1]"),
+    type("BA", (bytearray,), {})(b"[1]"), memoryview(b"[1,2,3,4]")[::2],
+])
+def test_wrong_input_type_as_orjson(data):
+    assert isojson_error(data) == orjson_error(data)
+
+
+def test_argument_errors():
+    with pytest.raises(TypeError, match=r"isojson\.loads\(\) takes exactly one argument \(0 given\)"):
+        isojson.loads()
+    with pytest.raises(TypeError, match=r"takes exactly one argument \(2 given\)"):
+        isojson.loads(b"1", b"2")
+    with pytest.raises(TypeError, match="no keyword arguments"):
+        isojson.loads(obj=b"1")
+
+
+STRINGS = [
+    "", "a", "ascii only", "é", "naïve café", "ÿ\x80", "Ā", "€ euro", "日本語テキスト", "\uffff", "😀", "a😀b",
+    "mixé€😀", "\u2028\u2029", "\x7f", "ab\u0100" * 50, "x" * 1000 + "é", "é" * 257, "😀" * 100,
+]
+
+
+ASCII_BASE = sys.getsizeof("") - 1          # sizeof(PyASCIIObject)
+COMPACT_BASE = ASCII_BASE + 2 * 8           # sizeof(PyCompactUnicodeObject)
+
+
+def compact_size(s):
+    top = max(map(ord, s))
+    if top < 0x80:
+        return ASCII_BASE + len(s) + 1
+    kind = 1 if top < 0x100 else 2 if top < 0x10000 else 4
+    return COMPACT_BASE + (len(s) + 1) * kind
+
+
+@pytest.mark.parametrize("s", STRINGS)
+@pytest.mark.parametrize("escaped", [False, True])
+def test_strings_every_width(s, escaped):
+    doc = json.dumps(s, ensure_ascii=escaped).encode()
+    got = isojson.loads(doc)
+    assert got == s
+    # Allocated at its final width: the size of a compact str of that kind
+    # (1-character strings may be CPython's cached singletons instead).
+    if len(s) > 1:
+        assert sys.getsizeof(got) == compact_size(s)
+    assert isojson.loads(doc.decode()) == s
+
+
+def test_escapes_and_surrogate_pairs():
+    doc = b'["\\"\\\\\\/\\b\\f\\n\\r\\t", "\\u00e9\\u20ac\\ud83d\\ude00", "\\u0000"]'
+    assert isojson.loads(doc) == orjson.loads(doc)
+
+
+def test_keys_through_cache_equal_and_hash():
+    keys = [f"k{i}" for i in range(5000)] + ["é", "ключ", "😀", "x" * 64, "y" * 65, ""]
+    doc = json.dumps([{k: i} for i, k in enumerate(keys)] * 2).encode()
+    got = isojson.loads(doc)
+    assert got == orjson.loads(doc)
+    for d in got:
+        (k,) = d
+        assert hash(k) == hash(str(k)) and d[k] == d[str(k)]
+
+
+def test_duplicate_keys_first_position_last_value():
+    doc = b'{"a":1,"b":2,"a":3}'
+    got = isojson.loads(doc)
+    assert list(got.items()) == list(orjson.loads(doc).items()) == [("a", 3), ("b", 2)]
+
+
+def test_big_ints_are_exact():
+    # Accepted exactly where orjson accepts them (it reads them as floats, so
+    # beyond about 1e308 both reject them), but returned as exact ints.
+    for text in ["18446744073709551616", "-9223372036854775809", "1" * 100, "-" + "9" * 308]:
+        assert isojson.loads(text) == int(text)
+        assert isojson.loads(f"[{text}]") == [int(text)]
+    for text in ["1" * 310, "-" + "9" * 400]:
+        assert isojson_error(text.encode()) == orjson_error(text.encode())
+
+
+INVALID = [
+    b"", b" ", b"[1,]", b"[1,2", b"nul", b"01", b"1.", b'"\x01"', b'"\\x"', b'"\\ud800"', b"[] x",
+    b"[1e400]", b"NaN", b'{"a" 1}', b"{1:2}", b"[1 2]", b"[tru]", b'"\xff"', b"\xef\xbb\xbf[]",
+    b'"\xc3\xa9" x', b"[1,\n2,\n x]", b'{"\xc3\xa9\xe2\x82\xac":1,\n\n  "b": ]', "é[1,]", '"é" x',
+    '[1,\n"é😀",\n x]', "\ud800", '"\udfff"', b"[" * 100, b'{"a":' * 3,
+]
+
+
+@pytest.mark.parametrize("data", INVALID, ids=range(len(INVALID)))
+def test_errors_as_orjson(data):
+    assert isojson_error(data) == orjson_error(data)
+
+
+def test_errors_from_bytearray_and_memoryview():
+    for data in [bytearray(b'[\xc3\xa9, x]'), memoryview(b'{"a":}')]:
+        assert isojson_error(data) == orjson_error(data)
+
+
+def deep(n):
+    return b"[" * n + b"]" * n
+
+
+def test_depth_1024_on_small_thread_stack():
+    results = {}
+
+    def work():
+        try:
+            results["ok"] = isojson.loads(deep(1024))
+            results["dict"] = isojson.loads(b'{"a":' * 1024 + b"1" + b"}" * 1024)
+            with pytest.raises(isojson.JSONDecodeError, match="depth"):
+                isojson.loads(deep(1025))
+            results["done"] = True
+        except BaseException as e:  # reported by the main thread
+            results["error"] = e
+
+    old = threading.stack_size(256 * 1024)
+    try:
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    assert "error" not in results, results.get("error")
+    assert results["done"]
+    v = results["ok"]
+    for _ in range(1023):
+        (v,) = v
+    assert v == []
+
+
+@pytest.mark.parametrize("name", ["twitter.json", "citm_catalog.json", "canada.json", "github.json"])
+def test_corpus_equal_orjson(name):
+    with open(os.path.join(CORPUS, name), "rb") as f:
+        data = f.read()
+    assert isojson.loads(data) == orjson.loads(data)
+    assert isojson.loads(data.decode()) == orjson.loads(data)
+    assert isojson.loads(bytearray(data)) == orjson.loads(data)
+
+
+def test_reentry_from_gc_callback():
+    # The garbage collector can run Python code (here a gc callback; a __del__
+    # likewise) in the middle of building objects: a nested loads on the same
+    # thread must get its own scratch memory.
+    seen = []
+
+    def callback(phase, info):
+        if phase == "start" and len(seen) < 50:
+            seen.append(isojson.loads(b'{"nested": [1, 2, 3]}'))
+
+    doc = json.dumps([{"a": [i, str(i)]} for i in range(20000)]).encode()
+    old = gc.get_threshold()
+    gc.callbacks.append(callback)
+    gc.set_threshold(50)
+    try:
+        for _ in range(3):
+            assert isojson.loads(doc) == orjson.loads(doc)
+    finally:
+        gc.callbacks.remove(callback)
+        gc.set_threshold(*old)
+    assert seen and all(x == {"nested": [1, 2, 3]} for x in seen)
+
+
+def test_threads_large_inputs_without_gil():
+    # ≥ 64 KiB bytes and str inputs are parsed with the GIL released.
+    docs = [json.dumps([{"id": i, "s": "é" * (i % 7), "f": i / 3} for i in range(k * 1000, k * 1000 + 3000)])
+            for k in range(4)]
+    want = [orjson.loads(d) for d in docs]
+    errors = []
+
+    def work(k):
+        try:
+            for _ in range(5):
+                assert isojson.loads(docs[k].encode()) == want[k]
+                assert isojson.loads(docs[k]) == want[k]
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
+
+
+def test_strict_subinterpreter():
+    from concurrent import interpreters
+
+    interp = interpreters.create()  # its own GIL: the strict mode
+    try:
+        interp.exec(
+            "import json, isojson\n"
+            "assert isojson.loads(b'{\"a\":[1,\"\\xc3\\xa9\",2.5,null]}') == {'a': [1, 'é', 2.5, None]}\n"
+            "assert issubclass(isojson.JSONDecodeError, json.JSONDecodeError)\n"
+            "try:\n"
+            "    isojson.loads('[1,')\n"
+            "except json.JSONDecodeError as e:\n"
+            "    assert (e.pos, e.msg) == (3, 'unexpected end of data'), (e.pos, e.msg)\n"
+            "else:\n"
+            "    raise AssertionError('no error')\n"
+        )
+    finally:
+        interp.close()
+    # Each interpreter has its own exception class.
+    assert isojson.JSONDecodeError.__module__ == "isojson"
+
+
+def run_python(code, **env):
+    full = dict(os.environ, **env)
+    return subprocess.run([sys.executable, "-c", code], env=full, capture_output=True, text=True, timeout=120)
+
+
+def test_import_does_not_load_engine():
+    r = run_python(
+        "import isojson\n"
+        "maps = open('/proc/self/maps').read()\n"
+        "assert 'libisojson_engine' not in maps, 'engine loaded at import'\n"
+        "isojson.loads(b'1')\n"
+        "assert 'libisojson_engine' in open('/proc/self/maps').read()\n"
+        "print('ok')\n")
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_backend_attributes():
+    assert isinstance(isojson.backends, tuple) and isojson.backends
+    assert isojson.backend in isojson.backends
+    assert "backend" in dir(isojson)
+    with pytest.raises(AttributeError):
+        isojson.no_such_attribute
+
+
+def test_backend_env_choice():
+    name = isojson.backends[-1]
+    r = run_python("import isojson; print(isojson.backend, isojson.loads(b'[1]'))", ISOJSON_BACKEND=name)
+    assert r.returncode == 0 and r.stdout.split() == [name, "[1]"], r.stderr
+    r = run_python("import isojson\nisojson.loads(b'[1]')", ISOJSON_BACKEND="no-such-backend")
+    assert r.returncode != 0 and "ValueError" in r.stderr and "no-such-backend" in r.stderr
+    for b in isojson.backends:
+        assert b in r.stderr
+
+
+def test_missing_engine_is_a_runtime_error():
+    r = run_python("import isojson\nisojson.loads(b'[1]')", ISOJSON_ENGINE="/nonexistent/libisojson_engine.so")
+    assert r.returncode != 0 and "RuntimeError" in r.stderr and "/nonexistent/" in r.stderr, r.stderr
