@@ -7,9 +7,10 @@
    standard library's json import, orjson, ujson, msgspec and rapidjson raise
    ImportError.
 2. Runs round trips (loads + dumps, every output compared with the expected
-   bytes) of a 100-record document for a few seconds with 1 and 4 workers:
+   bytes) of a 100-record document, in short runs with 1 and 4 workers:
    isojson and json in 4 sub-interpreters in parallel, orjson in 4 threads of
-   one interpreter (which share its GIL), and prints round trips per second.
+   one interpreter (which share its GIL), and prints round trips per second
+   (best of a few interleaved runs: the machine may be busy with other work).
 Exits non-zero if isojson cannot run in sub-interpreters or any result is
 wrong.
 """
@@ -69,7 +70,8 @@ def strictness() -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=2.0, help="length of each timed run (default 2)")
+    ap.add_argument("--seconds", type=float, default=0.7, help="length of each timed run (default 0.7)")
+    ap.add_argument("--rounds", type=int, default=3, help="runs of each configuration; the best counts (default 3)")
     args = ap.parse_args()
 
     try:
@@ -99,24 +101,27 @@ def main() -> int:
     say()
 
     doc_bytes = len(workload.document_bytes(RECORDS))
-    say(f"2. round trips (loads + dumps) of a {RECORDS}-record document ({doc_bytes / 1024:.0f} KiB), "
-        f"{args.seconds:g} s per run;")
-    say("   every output is compared with the bytes orjson produces for the document")
-    rates, wrong = {}, 0
-    for n in (1, WORKERS):
-        for lib, mode, _ in RUNS:
-            try:
-                run = parallel.measure(lib, mode, n, args.seconds, workload.ROUNDTRIP, RECORDS)
-            except parallel.WorkerFailed as e:
-                say(f"   {lib} with {n} worker(s) failed: {e}")
-                return 1
-            rates[(lib, n)] = run.rate
-            wrong += run.errors
-            where = f"{n} {'sub-interpreter' if mode == parallel.SUBINTERPRETERS else 'thread'}"
-            where += "s" if n > 1 else ""
-            per = " + ".join(f"{c:,}" for c in run.calls)
-            check = "✓ all correct" if run.errors == 0 else f"✗ {run.errors:,} WRONG"
-            say(f"   {lib:<8} {where:<19} {run.rate:>7,.0f}/s   {check}   (round trips: {per})")
+    say(f"2. round trips (loads + dumps) of a {RECORDS}-record document ({doc_bytes / 1024:.0f} KiB): "
+        f"{args.rounds} interleaved rounds of {args.seconds:g} s runs,")
+    say("   best run kept (the machine may be shared); every output is compared with orjson's bytes")
+    best, wrong, total = {}, 0, 0
+    for r in range(args.rounds):
+        for n in (1, WORKERS):
+            for lib, mode, _ in RUNS:
+                try:
+                    run = parallel.measure(lib, mode, n, args.seconds, workload.ROUNDTRIP, RECORDS)
+                except parallel.WorkerFailed as e:
+                    say(f"   {lib} with {n} worker(s) failed: {e}")
+                    return 1
+                best[(lib, n)] = max(best.get((lib, n), 0.0), run.rate)
+                wrong += run.errors
+                total += run.total
+                where = f"{n} {'sub-interpreter' if mode == parallel.SUBINTERPRETERS else 'thread'}"
+                where += "s" if n > 1 else ""
+                per = " + ".join(f"{c:,}" for c in run.calls)
+                check = "✓ all correct" if run.errors == 0 else f"✗ {run.errors:,} WRONG"
+                say(f"   round {r + 1}  {lib:<8} {where:<19} {run.rate:>7,.0f}/s   {check}   (round trips: {per})")
+    rates = best
     say()
 
     w = 36
@@ -135,7 +140,7 @@ def main() -> int:
     if wrong:
         say(f"\nERROR: {wrong:,} round trips gave wrong output")
         return 1
-    say("   Every round trip in every worker gave the expected bytes.")
+    say(f"   All {total:,} round trips in every worker gave the expected bytes.")
     return 0
 
 

@@ -162,7 +162,8 @@ def cases_table(results: dict) -> list[str]:
 def _settings_line(results: dict) -> str:
     s = results.get("settings", {})
     return (f"Per call: min / median over {s.get('repeats', '?')} timeit repeats, libraries interleaved; "
-            f"parallel: median of {s.get('rounds', '?')} run(s) of {s.get('duration', '?')} s each.")
+            f"parallel: best of {s.get('rounds', '?')} interleaved run(s) of {s.get('duration', '?')} s each "
+            "(all runs in python.json).")
 
 
 def markdown(results: dict) -> str:
