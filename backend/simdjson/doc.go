@@ -16,9 +16,10 @@
 //   - a NUL, vertical tab or form feed byte anywhere: simdjson-go takes the
 //     last two for whitespace and accepts a literal followed by NUL, and all
 //     three are invalid in any JSON position;
-//   - "-0" followed by a digit anywhere: simdjson-go accepts floats such as
-//     -01.5 (the text may also be inside a string, where it is fine: the
-//     scalar parser then decides);
+//   - "-0" followed by a digit outside strings: simdjson-go accepts floats
+//     such as -01.5 (the offsets of all such texts are found before parsing
+//     and each must turn out to lie inside a string);
+//   - nesting deeper than backend.MaxDepth, which simdjson-go accepts;
 //   - an integer beyond 64 bits, which simdjson-go turns into a float while
 //     isojson keeps its digits (BigInt);
 //   - a string that is not valid UTF-8, holds a control character or a lone

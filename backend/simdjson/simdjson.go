@@ -28,20 +28,21 @@ const rank = 300
 // concurrent use (each call takes its own simdjson-go state from a pool).
 type Parser struct{}
 
-var statePool = sync.Pool{New: func() any { return new(simd.ParsedJson) }}
+// state is what one parse needs besides the tape, pooled between calls.
+type state struct {
+	pj   *simd.ParsedJson
+	conv converter
+}
+
+var statePool = sync.Pool{New: func() any { return &state{pj: new(simd.ParsedJson)} }}
 
 // Parse implements backend.Parser.
 func (Parser) Parse(src []byte, t *backend.Tape) error {
-	if !suitable(src) {
-		return scalar.Parser{}.Parse(src, t)
-	}
-	pj := statePool.Get().(*simd.ParsedJson)
-	pj, err := simd.Parse(src, pj, simd.WithCopyStrings(false))
-	ok := err == nil && convert(pj, src, t)
-	if pj != nil {
-		pj.Message = nil // do not keep the caller's input alive in the pool
-		statePool.Put(pj)
-	}
+	s := statePool.Get().(*state)
+	ok := s.parse(src, t)
+	s.pj.Message = nil // do not keep the caller's input alive in the pool
+	s.conv.release()
+	statePool.Put(s)
 	if ok {
 		return nil
 	}
@@ -49,10 +50,24 @@ func (Parser) Parse(src []byte, t *backend.Tape) error {
 	return scalar.Parser{}.Parse(src, t)
 }
 
+// parse reports whether src was parsed into t; false sends it to the scalar
+// parser.
+func (s *state) parse(src []byte, t *backend.Tape) bool {
+	if !s.conv.suitable(src) {
+		return false
+	}
+	pj, err := simd.Parse(src, s.pj, simd.WithCopyStrings(false))
+	if pj != nil {
+		s.pj = pj
+	}
+	return err == nil && s.conv.convert(pj, src, t)
+}
+
 // suitable reports whether simdjson-go can be trusted with src at all: its
-// root must be an array or object, and it must hold none of the byte
-// patterns simdjson-go accepts although they are invalid JSON.
-func suitable(src []byte) bool {
+// root must be an array or object, and it must hold none of the bytes
+// simdjson-go accepts although they are invalid JSON anywhere. It records
+// where "-0" is followed by a digit, which is fine only inside strings.
+func (c *converter) suitable(src []byte) bool {
 	i := 0
 	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
 		i++
@@ -63,19 +78,22 @@ func suitable(src []byte) bool {
 	if bytes.IndexByte(src, 0) >= 0 || bytes.IndexByte(src, '\v') >= 0 || bytes.IndexByte(src, '\f') >= 0 {
 		return false
 	}
-	return !hasMinusLeadingZero(src)
+	c.minusZero = appendMinusLeadingZeros(c.minusZero[:0], src)
+	return true
 }
 
-// hasMinusLeadingZero reports whether src contains "-0" followed by a digit.
-func hasMinusLeadingZero(src []byte) bool {
+// appendMinusLeadingZeros appends the offsets in src where "-0" is followed
+// by a digit: a number there would be invalid, but simdjson-go accepts it
+// when it is a float (-01.5).
+func appendMinusLeadingZeros(dst []int, src []byte) []int {
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], '-')
 		if j < 0 {
-			return false
+			return dst
 		}
 		i += j + 1
 		if i+1 < len(src) && src[i] == '0' && src[i+1]-'0' < 10 {
-			return true
+			dst = append(dst, i-1)
 		}
 	}
 }
