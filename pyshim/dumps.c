@@ -100,7 +100,9 @@ static int parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     }
     if (parse_option(opt, opts) < 0)
         return -1;
-    *default_fn = def == Py_None ? NULL : def;
+    /* As orjson: an explicit default=None is called like any default (and
+     * fails with "'NoneType' object is not callable" as the __cause__). */
+    *default_fn = def;
     return 0;
 }
 
@@ -112,7 +114,9 @@ static PyObject *write_bytes(const isojson_engine_api *engine, dumps_ctx *c, iso
     err.offset = 0;
     err.msg[0] = '\0';
     out->len = 0;
-    int rc = engine->write(&c->tape, NULL, 0, c->opts, out, &err);
+    /* The walk has put every object's members in key order already
+     * (dumps_sort.c), so the writer need not sort again. */
+    int rc = engine->write(&c->tape, NULL, 0, c->opts & ~OPT_SORT_KEYS, out, &err);
     if (rc == ISOJSON_NOMEM)
         return PyErr_NoMemory();
     if (rc != ISOJSON_OK) {

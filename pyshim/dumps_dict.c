@@ -1,5 +1,5 @@
-/* dict (and its subclasses) → Object, members in the dict's order; the
- * writer sorts them for OPT_SORT_KEYS.
+/* dict (and its subclasses) → Object, members in the dict's order
+ * (OPT_SORT_KEYS: dumps_sort.c).
  *
  * Keys must be exact str, as orjson requires ("Dict key must be str"), unless
  * OPT_NON_STR_KEYS turns other keys into strings (dumps_key.c). The count is
@@ -8,12 +8,15 @@
 #include "dumps_internal.h"
 
 int dumps_nonstr_key(dumps_ctx *c, PyObject *key);
+int dumps_dict_sorted(dumps_ctx *c, PyObject *o);
 
 int dumps_dict(dumps_ctx *c, PyObject *o)
 {
     size_t at, count = 0;
     Py_ssize_t pos = 0;
     PyObject *key, *value;
+    if (c->opts & OPT_SORT_KEYS)
+        return dumps_dict_sorted(c, o);
     if (dumps_enter(c, o) < 0)
         return -1;
     if (dumps_open(c, ISOJSON_OBJECT, &at) < 0)

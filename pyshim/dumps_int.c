@@ -3,7 +3,8 @@
  * the value exact so that loads(dumps(x)) == x).
  *
  * OPT_STRICT_INTEGER limits integers to ±(2^53-1), JavaScript's safe range,
- * with orjson's message. */
+ * with orjson's messages (beyond 64 bits it reports the 64-bit range, as
+ * orjson does). */
 #include "dumps_internal.h"
 
 #define STRICT_MAX (((int64_t)1 << 53) - 1)
@@ -12,8 +13,9 @@ static int strict_error(void) { return dumps_error("Integer exceeds 53-bit range
 
 static int dumps_bigint(dumps_ctx *c, PyObject *o)
 {
+    /* orjson checks the 64-bit range before the 53-bit one. */
     if (c->opts & OPT_STRICT_INTEGER)
-        return strict_error();
+        return dumps_error("Integer exceeds 64-bit range");
     /* int's own repr, not str(): a subclass may override __str__/__repr__,
      * and orjson serializes subclasses by value. CPython applies
      * sys.get_int_max_str_digits() here and raises its ValueError. */
