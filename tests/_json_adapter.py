@@ -30,6 +30,8 @@ backends = ("stdlib",)
 
 def dumps(obj, /, default=None, option=None):
     option = option or 0
+    if default is not None:
+        default = _wrap_default(default)
     s = json.dumps(obj, default=default, ensure_ascii=False, allow_nan=False, check_circular=True,
                    sort_keys=bool(option & OPT_SORT_KEYS), indent=2 if option & OPT_INDENT_2 else None,
                    separators=(",", ": ") if option & OPT_INDENT_2 else (",", ":"))
@@ -42,3 +44,12 @@ def loads(obj, /):
     if isinstance(obj, (bytes, bytearray, memoryview)):
         obj = bytes(obj).decode("utf-8")
     return json.loads(obj)
+
+
+def _wrap_default(default):
+    def wrapped(obj):
+        try:
+            return default(obj)
+        except Exception as e:
+            raise TypeError(f"Type is not JSON serializable: {type(obj).__name__}") from e
+    return wrapped
