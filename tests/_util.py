@@ -13,6 +13,7 @@ import json
 import math
 import os
 import random
+import signal
 import struct
 import subprocess
 import sys
@@ -551,19 +552,28 @@ def child_env(**extra):
 
 
 def run_python(code, timeout, *args, env=None):
-    """Run code in a fresh Python; a crash, a non-zero exit or a timeout
-    fails the calling test with the child's output. Returns its stdout."""
+    """Run code in a fresh Python in a session of its own; a crash, a
+    non-zero exit or a timeout fails the calling test with the child's
+    output. On timeout the whole process group (forked children included)
+    is killed. Returns the child's stdout."""
     cmd = [sys.executable, "-X", "faulthandler", "-c", textwrap.dedent(code), *map(str, args)]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env or child_env(),
+                         cwd=TESTS_DIR, start_new_session=True)
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env or child_env(),
-                           cwd=TESTS_DIR)
-    except subprocess.TimeoutExpired as e:
+        stdout, stderr = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        stdout, stderr = p.communicate()
         raise AssertionError(f"child Python did not finish within {timeout} s (killed); output so far:\n"
-                             f"stdout: {_tail(e.stdout)}\nstderr: {_tail(e.stderr)}") from None
+                             f"stdout: {_tail(stdout)}\nstderr: {_tail(stderr)}") from None
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
     if p.returncode != 0:
         how = f"was killed by signal {-p.returncode}" if p.returncode < 0 else f"exited with {p.returncode}"
-        raise AssertionError(f"child Python {how}\nstdout: {_tail(p.stdout)}\nstderr: {_tail(p.stderr)}")
-    return p.stdout
+        raise AssertionError(f"child Python {how}\nstdout: {_tail(stdout)}\nstderr: {_tail(stderr)}")
+    return stdout
 
 
 def _tail(s, n=6000):
