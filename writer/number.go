@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 )
@@ -92,6 +93,24 @@ const maxFloatLen = 32
 // 1e-5 "0.00001" and 1e-6 "1e-6". The caller has reserved maxFloatLen bytes.
 func appendFloat(dst []byte, f float64) []byte { return appendFloatBits(dst, math.Float64bits(f)) }
 
+// digits8 returns the eight decimal digits of x < 10^8, leading zeros
+// included, as byte values 0-9 with the first digit in the lowest byte:
+// two multiply-shift rounds split 4+4 then 2+2+2+2 then 1×8 digits in SIMD
+// lanes of one register, instead of eight divisions.
+func digits8(x uint64) uint64 {
+	// Lanes of 32 bits: x/10^4 and x%10^4.
+	hi := x / 10000
+	v := hi | (x-hi*10000)<<32
+	// Per lane y < 10^4: y/100 = y×10486>>20.
+	q := (v * 10486 >> 20) & 0x0000007f0000007f
+	v = q | (v-q*100)<<16
+	// Per 16-bit lane y < 100: y/10 = y×103>>10.
+	q = (v * 103 >> 10) & 0x000f000f000f000f
+	return q | (v-q*10)<<8
+}
+
+const asciiZeros = 0x3030303030303030
+
 // appendFloatBits is appendFloat of the float64 whose bits are u, as the
 // tape stores it.
 func appendFloatBits(dst []byte, u uint64) []byte {
@@ -105,24 +124,42 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 		return append(dst, "0.0"...)
 	}
 	m, e := shortestDecimal(math.Float64frombits(u &^ (1 << 63)))
-	// Strip trailing zeros: 17 digits at most, so at most 16 divisions;
-	// integers (m up to 2^53 with e == 0) are the usual case with zeros.
-	for m >= 10 {
-		q := m / 10
-		if q*10 != m {
-			break
-		}
-		m = q
-		e++
+	// m has at most 17 digits: one on its own, then two groups of eight.
+	top := m / 1e16
+	rest := m - top*1e16
+	a := rest / 1e8
+	w0, w1 := digits8(a), digits8(rest-a*1e8)
+	// Digits count and trailing zeros from the zero bytes of the groups.
+	var n, tz int
+	switch {
+	case top != 0:
+		n = 17
+	case w0 != 0:
+		n = 16 - bits.TrailingZeros64(w0)>>3
+	default:
+		n = 8 - bits.TrailingZeros64(w1)>>3
 	}
-	n := decimalLen(m)
+	if w1 != 0 {
+		tz = bits.LeadingZeros64(w1) >> 3
+	} else if w0 != 0 {
+		tz = 8 + bits.LeadingZeros64(w0)>>3
+	} else {
+		tz = 16
+	}
+	var s [24]byte
+	s[7] = byte('0' + top)
+	binary.LittleEndian.PutUint64(s[8:], w0|asciiZeros)
+	binary.LittleEndian.PutUint64(s[16:], w1|asciiZeros)
+	d := s[24-n : 24-tz]
+	e += tz
+	n -= tz
 	p := n + e
 	l := len(dst)
 	switch {
 	case e >= 0 && p <= 16:
 		// Integer: digits, e zeros, ".0".
+		dst = append(dst, d...)
 		dst = dst[:l+p+2]
-		putDigits(dst[l:l+n], m, n)
 		for i := l + n; i < l+p; i++ {
 			dst[i] = '0'
 		}
@@ -130,29 +167,19 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 		dst[l+p+1] = '0'
 	case p > 0 && p <= 16:
 		// Point inside the digits.
-		dst = dst[:l+n+1]
-		putDigits(dst[l+1:], m, n)
-		copy(dst[l:l+p], dst[l+1:l+1+p])
-		dst[l+p] = '.'
+		dst = append(dst, d[:p]...)
+		dst = append(dst, '.')
+		dst = append(dst, d[p:]...)
 	case p > -5 && p <= 0:
 		// "0." then -p zeros then the digits.
-		z := -p
-		dst = dst[:l+2+z+n]
-		dst[l] = '0'
-		dst[l+1] = '.'
-		for i := l + 2; i < l+2+z; i++ {
-			dst[i] = '0'
-		}
-		putDigits(dst[l+2+z:], m, n)
+		dst = append(dst, "0.0000"[:2-p]...)
+		dst = append(dst, d...)
 	default:
 		// d[.ddd]e±x
-		if n == 1 {
-			dst = append(dst, byte('0'+m))
-		} else {
-			dst = dst[:l+n+1]
-			putDigits(dst[l+1:], m, n)
-			dst[l] = dst[l+1]
-			dst[l+1] = '.'
+		dst = append(dst, d[0])
+		if n > 1 {
+			dst = append(dst, '.')
+			dst = append(dst, d[1:]...)
 		}
 		x := p - 1
 		if x < 0 {

@@ -55,3 +55,56 @@ func TestAppendInt(t *testing.T) {
 		check(-int64(v))
 	}
 }
+
+func BenchmarkAppendFloat(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	fs := make([]float64, 1024)
+	for i := range fs {
+		// canada.json-like: 15-17 significant digits, magnitude 1-100.
+		fs[i] = (r.Float64() - 0.5) * 200
+	}
+	buf := make([]byte, 0, 64)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		buf = appendFloat(buf[:0], fs[i&1023])
+	}
+}
+
+func BenchmarkAppendInt(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	vs := make([]int64, 1024)
+	for i := range vs {
+		vs[i] = int64(r.Uint64() >> r.IntN(64))
+	}
+	buf := make([]byte, 0, 64)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		buf = appendInt(buf[:0], vs[i&1023])
+	}
+}
+
+func BenchmarkShortestDecimal(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	fs := make([]float64, 1024)
+	for i := range fs {
+		fs[i] = r.Float64() * 100
+	}
+	var sink uint64
+	for i := 0; b.Loop(); i++ {
+		m, _ := shortestDecimal(fs[i&1023])
+		sink += m
+	}
+	_ = sink
+}
+
+func BenchmarkStrconvAppendFloat(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	fs := make([]float64, 1024)
+	for i := range fs {
+		fs[i] = (r.Float64() - 0.5) * 200
+	}
+	buf := make([]byte, 0, 64)
+	for i := 0; b.Loop(); i++ {
+		buf = strconv.AppendFloat(buf[:0], fs[i&1023], 'g', -1, 64)
+	}
+}
