@@ -11,6 +11,11 @@
 
 #include "isojson.h"
 
+/* The character data of a str made by PyUnicode_New (always compact):
+ * without the checks of PyUnicode_DATA, which handles every layout. */
+#define ISOJSON_ASCII_DATA(u) ((Py_UCS1 *)(((PyASCIIObject *)(u)) + 1))
+#define ISOJSON_COMPACT_DATA(u) ((void *)(((PyCompactUnicodeObject *)(u)) + 1))
+
 /* One open container while building: its object, how many children it has
  * and how many are in, and the key waiting for its value (objects). */
 typedef struct isojson_frame {

@@ -109,7 +109,11 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             Py_ssize_t n = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
             int is_list = (h >> ISOJSON_KIND_SHIFT) == ISOJSON_ARRAY;
             i += 2;
+#ifdef ISOJSON_NO_PRESIZE
             v = is_list ? PyList_New(n) : PyDict_New();
+#else
+            v = is_list ? PyList_New(n) : n > 5 ? _PyDict_NewPresized(n) : PyDict_New();
+#endif
             if (v == NULL || n == 0)
                 break;
             if (sp == s->nframes) {

@@ -41,7 +41,7 @@ static PyObject *latin1(const uint8_t *s, size_t n, size_t chars)
     PyObject *u = PyUnicode_New((Py_ssize_t)chars, 0xff);
     if (u == NULL)
         return NULL;
-    Py_UCS1 *out = PyUnicode_1BYTE_DATA(u);
+    Py_UCS1 *out = ISOJSON_COMPACT_DATA(u);
     size_t i = 0, o = 0;
     while (i < n) {
         size_t k = ascii_run(s + i, n - i, out + o, chars - o);
@@ -89,7 +89,7 @@ static PyObject *ucs2(const uint8_t *s, size_t n, size_t chars)
     PyObject *u = PyUnicode_New((Py_ssize_t)chars, 0xffff);
     if (u == NULL)
         return NULL;
-    Py_UCS2 *out = PyUnicode_2BYTE_DATA(u);
+    Py_UCS2 *out = ISOJSON_COMPACT_DATA(u);
     size_t i = 0, o = 0;
     while (i < n) {
         if (o >= chars)
@@ -113,7 +113,7 @@ static PyObject *ucs4(const uint8_t *s, size_t n, size_t chars)
     PyObject *u = PyUnicode_New((Py_ssize_t)chars, 0x10ffff);
     if (u == NULL)
         return NULL;
-    Py_UCS4 *out = PyUnicode_4BYTE_DATA(u);
+    Py_UCS4 *out = ISOJSON_COMPACT_DATA(u);
     size_t i = 0, o = 0;
     while (i < n) {
         if (o >= chars)
@@ -140,7 +140,7 @@ PyObject *isojson_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cl
             return PyUnicode_FromOrdinal(s[0]);   /* CPython's cached 1-char str */
         PyObject *u = PyUnicode_New((Py_ssize_t)n, 0x7f);
         if (u != NULL && n > 0)
-            memcpy(PyUnicode_1BYTE_DATA(u), s, n);
+            memcpy(ISOJSON_ASCII_DATA(u), s, n);
         return u;
     }
     case ISOJSON_LATIN1:
