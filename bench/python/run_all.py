@@ -138,7 +138,7 @@ def run_backends(results, s):
     if not names:
         log("  no backends to compare (isojson is a stand-in or has no `backends`)")
         return
-    results["backends"] = backends.run(names, repeats=max(5, s["repeats"] // 2),
+    results["backends"] = backends.run(names, repeats=s["repeats"],
                                        sample_seconds=s["sample_seconds"], log=log)
 
 
