@@ -7,7 +7,6 @@ raises, or an option is missing): the table grows by itself as the types land.
 A case whose bytes differ from orjson's is reported as such, not timed.
 """
 
-import dataclasses
 import datetime
 import enum
 import importlib
@@ -21,7 +20,7 @@ import percall
 N = 1000
 
 
-@dataclasses.dataclass
+@dataclass
 class _Point:
     id: int
     name: str
