@@ -47,31 +47,8 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 			return 0, fail(src, i-1, backend.MsgLeadingZero)
 		}
 	case c-'1' < 9:
-		man = uint64(c - '0')
-		digits = 1
-		i++
-		// Eight digits at a time while they last (ids, timestamps).
-		for i+8 <= n && digits+8 <= maxManDigits {
-			w := load64(src, i)
-			if !allDigits(w) {
-				break
-			}
-			man = man*100000000 + eightDigits(w)
-			digits += 8
-			i += 8
-		}
-		for ; i < n; i++ {
-			d := src[i] - '0'
-			if d > 9 {
-				break
-			}
-			if digits < maxManDigits {
-				man = man*10 + uint64(d)
-			} else {
-				exp10++ // a dropped integer digit
-			}
-			digits++
-		}
+		i, man, digits = digitRun(src, i, 0, 0)
+		exp10 = digits - min(digits, maxManDigits) // dropped integer digits
 	default:
 		return 0, fail(src, i, backend.MsgNoDigitAfterSign)
 	}
@@ -86,21 +63,16 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 		if src[i]-'0' >= 10 {
 			return 0, fail(src, i, backend.MsgNoDigitAfterDot)
 		}
-		for ; i < n; i++ {
-			d := src[i] - '0'
-			if d > 9 {
-				break
+		if digits == 0 { // 0.000ddd: leading zeros only scale
+			z := i
+			for i < n && src[i] == '0' {
+				i++
 			}
-			if digits == 0 && d == 0 {
-				exp10-- // a leading zero of 0.000ddd
-				continue
-			}
-			if digits < maxManDigits {
-				man = man*10 + uint64(d)
-				exp10--
-			}
-			digits++
+			exp10 -= i - z
 		}
+		before := digits
+		i, man, digits = digitRun(src, i, man, digits)
+		exp10 -= min(digits, maxManDigits) - min(before, maxManDigits)
 	}
 	if i < n && src[i]|0x20 == 'e' {
 		isFloat = true
@@ -232,11 +204,61 @@ func parseUint64(b []byte) (uint64, bool) {
 	return u, true
 }
 
-// allDigits reports whether the eight bytes of w are all '0'..'9'.
-func allDigits(w uint64) bool {
-	// A byte is a digit when its high nibble is 3 and adding 6 to it does
-	// not carry into the high nibble.
-	return (w&(w+ones*6)&(ones*0xF0))^(ones*0x30) == 0
+// pow10u are the powers of ten a uint64 holds.
+var pow10u = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19}
+
+// digitRun consumes the run of decimal digits at src[i:], appending them to
+// man while it holds fewer than maxManDigits; digits counts every digit seen
+// (those beyond maxManDigits are dropped from man). It returns the index past
+// the run and the new man and digits. Eight bytes are examined at a time:
+// the leading digits of a word are converted at once.
+func digitRun(src []byte, i int, man uint64, digits int) (int, uint64, int) {
+	n := len(src)
+	for i+8 <= n {
+		w := load64(src, i)
+		k := leadingDigits(w)
+		if digits+k > maxManDigits {
+			break
+		}
+		man = man*pow10u[k] + digitsValue(w, k)
+		digits += k
+		i += k
+		if k < 8 {
+			return i, man, digits
+		}
+	}
+	for ; i < n; i++ {
+		d := src[i] - '0'
+		if d > 9 {
+			break
+		}
+		if digits < maxManDigits {
+			man = man*10 + uint64(d)
+		}
+		digits++
+	}
+	return i, man, digits
+}
+
+// leadingDigits counts the ASCII digits at the start of w (0 to 8). A byte
+// above '9' reaches the high bit when 0x46 is added (or has it already); a
+// byte below '0' borrows when 0x30 is subtracted. Carries and borrows only
+// start at a flagged byte, so the lowest flag is exact.
+func leadingDigits(w uint64) int {
+	above := w + ones*0x46 | w
+	below := (w - ones*0x30) &^ w
+	return bits.TrailingZeros64((above|below)&highs) >> 3
+}
+
+// digitsValue is the value of the first k (0..8) digits of w: they are
+// shifted to the top bytes and the rest filled with '0', which adds nothing.
+func digitsValue(w uint64, k int) uint64 {
+	if k == 0 {
+		return 0
+	}
+	s := uint(8-k) * 8
+	return eightDigits(w<<s | ones*'0'&(1<<s-1))
 }
 
 // eightDigits converts eight ASCII digits (first digit in the low byte) to

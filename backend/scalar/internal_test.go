@@ -1,0 +1,159 @@
+package scalar
+
+import (
+	"github.com/isojson/isojson/backend"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func word(s string) uint64 {
+	var b [8]byte
+	copy(b[:], s)
+	return load64(b[:], 0)
+}
+
+func TestLeadingDigitsAndValue(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := "0123456789/:.eE-+ \"\x00\xff\x80\xb9\xba\x2f\x3a\x30\x39"
+	for k := 0; k < 200000; k++ {
+		var b [8]byte
+		for j := range b {
+			if r.IntN(3) == 0 {
+				b[j] = byte(r.IntN(256))
+			} else {
+				b[j] = alphabet[r.IntN(len(alphabet))]
+			}
+		}
+		want := 0
+		for want < 8 && b[want] >= '0' && b[want] <= '9' {
+			want++
+		}
+		w := load64(b[:], 0)
+		if got := leadingDigits(w); got != want {
+			t.Fatalf("leadingDigits(%q) = %d, want %d", b, got, want)
+		}
+		v, _ := strconv.ParseUint("0"+string(b[:want]), 10, 64)
+		if got := digitsValue(w, want); got != v {
+			t.Fatalf("digitsValue(%q, %d) = %d, want %d", b, want, got, v)
+		}
+	}
+	if got := eightDigits(word("12345678")); got != 12345678 {
+		t.Errorf("eightDigits = %d", got)
+	}
+}
+
+func TestStringSpecial(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k < 200000; k++ {
+		var b [8]byte
+		for j := range b {
+			switch r.IntN(4) {
+			case 0:
+				b[j] = byte(r.IntN(256))
+			default:
+				b[j] = byte(0x20 + r.IntN(0x60))
+			}
+		}
+		want := 8
+		for j, c := range b {
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+				want = j
+				break
+			}
+		}
+		m := stringSpecial(load64(b[:], 0))
+		got := 8
+		if m != 0 {
+			got = 0
+			for m&0xff == 0 {
+				m >>= 8
+				got++
+			}
+		}
+		if got != want {
+			t.Fatalf("stringSpecial(%q): first special at %d, want %d", b, got, want)
+		}
+	}
+}
+
+// TestEiselLemire checks the fast path against strconv on random mantissas
+// and exponents: when it answers, the answer is strconv's, bit for bit.
+func TestEiselLemire(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	answered := 0
+	for k := 0; k < 300000; k++ {
+		man := r.Uint64() >> r.IntN(64)
+		for man >= 1e19 {
+			man /= 10
+		}
+		exp := r.IntN(700) - 350
+		f, ok := eiselLemire(man, exp, k&1 == 1)
+		if !ok {
+			continue
+		}
+		answered++
+		s := strconv.FormatUint(man, 10) + "e" + strconv.Itoa(exp)
+		if k&1 == 1 {
+			s = "-" + s
+		}
+		want, _ := strconv.ParseFloat(s, 64)
+		if math.Float64bits(f) != math.Float64bits(want) {
+			t.Fatalf("%s: %v, strconv %v", s, f, want)
+		}
+	}
+	if answered < 200000 {
+		t.Errorf("only %d of 300000 answered", answered)
+	}
+}
+
+// TestNumbersAgainstStrconv parses random number texts through the whole
+// number scanner.
+func TestNumbersAgainstStrconv(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var p Parser
+	tape := new(backend.Tape)
+	for k := 0; k < 100000; k++ {
+		var b strings.Builder
+		if r.IntN(2) == 0 {
+			b.WriteByte('-')
+		}
+		if r.IntN(3) == 0 {
+			b.WriteByte('0')
+		} else {
+			b.WriteByte(byte('1' + r.IntN(9)))
+			for n := r.IntN(25); n > 0; n-- {
+				b.WriteByte(byte('0' + r.IntN(10)))
+			}
+		}
+		b.WriteByte('.')
+		for n := 1 + r.IntN(25); n > 0; n-- {
+			if r.IntN(4) == 0 {
+				b.WriteByte('0')
+			} else {
+				b.WriteByte(byte('0' + r.IntN(10)))
+			}
+		}
+		if r.IntN(2) == 0 {
+			b.WriteString("e" + strconv.Itoa(r.IntN(640)-320))
+		}
+		s := b.String()
+		want, err := strconv.ParseFloat(s, 64)
+		tape.Reset()
+		perr := p.Parse([]byte(s), tape)
+		if math.IsInf(want, 0) {
+			if perr == nil {
+				t.Fatalf("%s: accepted, strconv gives %v (%v)", s, want, err)
+			}
+			continue
+		}
+		if perr != nil {
+			t.Fatalf("%s: %v", s, perr)
+		}
+		if got := tape.Float(0); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%s: %v, strconv %v", s, got, want)
+		}
+	}
+}
