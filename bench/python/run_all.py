@@ -177,8 +177,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats and shorter runs (about 1 minute)")
     ap.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts among {', '.join(PARTS)}")
-    ap.add_argument("--out", help="directory for the results (default: bench/results; "
-                    "with a stand-in isojson, a temporary directory, and the README is left alone)")
+    ap.add_argument("--out", help="directory for the results (default: bench/results for a full run "
+                    "of isojson, else a temporary directory; only the default full run rewrites the README)")
     args = ap.parse_args(argv)
     parts = [p for p in args.only.split(",") if p]
     unknown = set(parts) - set(PARTS)
@@ -212,10 +212,11 @@ def main(argv=None) -> int:
             log(f"  ({time.perf_counter() - t:.0f} s)")
     results["elapsed_s"] = round(time.perf_counter() - started, 1)
     log("")
-    standin = libraries.isojson_module_name() != "isojson"
-    out_dir = args.out or (os.path.join(tempfile.gettempdir(), "isojson-bench-standin") if standin else RESULTS_DIR)
-    # Only a full run of the real isojson owns the README's figures.
-    write_outputs(results, out_dir, None if standin or args.out or set(parts) != set(PARTS) else README)
+    # Only a full run of the real isojson owns bench/results and the README's
+    # figures; a stand-in's or a partial run's results go to a temporary directory.
+    official = libraries.isojson_module_name() == "isojson" and set(parts) == set(PARTS)
+    out_dir = args.out or (RESULTS_DIR if official else os.path.join(tempfile.gettempdir(), "isojson-bench"))
+    write_outputs(results, out_dir, README if official and not args.out else None)
     log(f"done in {results['elapsed_s']:.0f} s")
     wrong = sum(p.get("errors", 0) for p in results.get("parallel", []) + results.get("threaded_loads", []))
     if wrong:
