@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"strconv"
 	"unsafe"
 
 	"github.com/isojson/isojson/backend"
@@ -16,6 +17,10 @@ func (e *encoder) text(k backend.Kind, i int) {
 	escape := k == backend.KindString && h&backend.CleanBit == 0
 	if width == backend.WidthUTF8 {
 		s := e.utf8(h, i, n)
+		if k == backend.KindBigInt && e.bigFloat {
+			e.bigIntFloat(s)
+			return
+		}
 		if !escape {
 			e.grow(len(s) + 2)
 			if quoted {
@@ -65,6 +70,16 @@ func (e *encoder) text(k backend.Kind, i int) {
 	if quoted {
 		e.buf = append(e.buf, '"')
 	}
+}
+
+// bigIntFloat writes the integer digits s as the nearest float64 (see
+// BigIntAsFloat).
+func (e *encoder) bigIntFloat(s []byte) {
+	// ParseFloat rounds correctly; digits that overflow give ±Inf, which
+	// is written as null like every non-finite float.
+	f, _ := strconv.ParseFloat(unsafe.String(unsafe.SliceData(s), len(s)), 64)
+	e.grow(scalarRoom)
+	e.buf = appendFloat(e.buf, f)
 }
 
 // utf8 returns the UTF-8 text of the ref entry at i with header h and

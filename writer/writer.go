@@ -15,6 +15,12 @@ const (
 	Indent2       Flags = 1    // OPT_INDENT_2
 	SortKeys      Flags = 32   // OPT_SORT_KEYS
 	AppendNewline Flags = 1024 // OPT_APPEND_NEWLINE
+
+	// BigIntAsFloat is not an orjson option (orjson rejects this bit, so it
+	// never arrives from Python): it writes BigInt entries as the nearest
+	// float64, which is what orjson.loads makes of an integer beyond 64
+	// bits, so that a reformatted document equals dumps(loads(doc)).
+	BigIntAsFloat Flags = 1 << 30
 )
 
 // Append appends the JSON text of the tape's root value to dst and returns
@@ -41,6 +47,7 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 	}
 	e := encoderPool.Get().(*encoder)
 	e.buf, e.alloc, e.t, e.words, e.input = o.Buf, o.Alloc, t, t.Words, input
+	e.bigFloat = flags&BigIntAsFloat != 0
 	if flags&(Indent2|SortKeys) == 0 {
 		e.compact(0)
 	} else {
@@ -60,13 +67,14 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 // encoder holds one Write's state; the pool keeps the sort scratch between
 // calls so that sorting allocates nothing in the steady state.
 type encoder struct {
-	buf    []byte
-	alloc  backend.Allocator
-	t      *backend.Tape
-	words  []uint64
-	input  []byte
-	indent bool
-	sort   bool
+	buf      []byte
+	alloc    backend.Allocator
+	t        *backend.Tape
+	words    []uint64
+	input    []byte
+	indent   bool
+	sort     bool
+	bigFloat bool
 	// keys is a stack of member indices being written in sorted order;
 	// each sorted object pushes its members and pops them when done.
 	keys []int

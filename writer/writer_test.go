@@ -27,3 +27,17 @@ func TestWriteOptions(t *testing.T) {
 		}
 	}
 }
+
+func TestBigInt(t *testing.T) {
+	tp, err := tapeOf([]byte(`[123456789012345678901234567890,-99999999999999999999999,18446744073709551615]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(Append(nil, tp, nil, 0)), `[123456789012345678901234567890,-99999999999999999999999,18446744073709551615]`; got != want {
+		t.Errorf("digits: got %s", got)
+	}
+	// orjson.dumps(orjson.loads(...)): integers beyond 64 bits load as floats.
+	if got, want := string(Append(nil, tp, nil, BigIntAsFloat)), `[1.2345678901234568e+29,-1e+23,18446744073709551615]`; got != want {
+		t.Errorf("as float: got %s", got)
+	}
+}

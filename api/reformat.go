@@ -1,0 +1,141 @@
+package api
+
+import (
+	"bytes"
+
+	"github.com/isojson/isojson/backend"
+	"github.com/isojson/isojson/writer"
+)
+
+// writerFlags keeps the option bits the writer acts on.
+func writerFlags(opt Option) writer.Flags {
+	return writer.Flags(opt & (OptIndent2 | OptSortKeys | OptAppendNewline))
+}
+
+// Reformat returns src rewritten as orjson.dumps(orjson.loads(src),
+// option=opt) writes it: compact or OPT_INDENT_2, keys in document order or
+// OPT_SORT_KEYS, OPT_APPEND_NEWLINE; other option bits are ignored. As
+// orjson.loads does, a repeated object key keeps its first position and its
+// last value, and an integer beyond 64 bits becomes the nearest float.
+// (orjson.dumps refuses nesting deeper than 254 levels; Reformat writes
+// every depth the parser accepts, 1024.) Invalid JSON gives a *DecodeError.
+func Reformat(src []byte, opt Option) ([]byte, error) {
+	t := tapePool.Get().(*backend.Tape)
+	defer putTape(t)
+	if err := Parse(src, t); err != nil {
+		return nil, err
+	}
+	flags := writerFlags(opt) | writer.BigIntAsFloat
+	if d := newDeduper(t, src); d.any() {
+		u := d.unique()
+		return writer.Append(nil, u, src, flags), nil
+	}
+	return writer.Append(make([]byte, 0, len(src)+len(src)/8+16), t, src, flags), nil
+}
+
+// deduper finds and removes repeated object keys, which a Python dict
+// cannot hold.
+type deduper struct {
+	t     *backend.Tape
+	input []byte
+	keys  [][]byte
+	seen  map[string]int
+}
+
+func newDeduper(t *backend.Tape, input []byte) *deduper {
+	return &deduper{t: t, input: input}
+}
+
+// any reports whether some object in the tape repeats a key. The scan is
+// linear: it enters every container rather than skipping it.
+func (d *deduper) any() bool {
+	w := d.t.Words
+	for i := 0; i < len(w); {
+		switch d.t.Kind(i) {
+		case backend.KindObject:
+			if d.t.Count(i) > 1 && d.repeats(i) {
+				return true
+			}
+			i += backend.ContainerWords
+		case backend.KindArray:
+			i += backend.ContainerWords
+		default:
+			i = d.t.Next(i)
+		}
+	}
+	return false
+}
+
+// repeats reports whether the object at i has a key twice.
+func (d *deduper) repeats(i int) bool {
+	d.keys = d.keys[:0]
+	for j, end := i+backend.ContainerWords, d.t.End(i); j < end; j = d.t.Next(j + backend.RefWords) {
+		d.keys = append(d.keys, d.t.Bytes(j, d.input))
+	}
+	if len(d.keys) <= 16 {
+		for a := range d.keys {
+			for b := a + 1; b < len(d.keys); b++ {
+				if bytes.Equal(d.keys[a], d.keys[b]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if d.seen == nil {
+		d.seen = map[string]int{}
+	}
+	clear(d.seen)
+	for _, k := range d.keys {
+		if _, ok := d.seen[string(k)]; ok {
+			return true
+		}
+		d.seen[string(k)] = 0
+	}
+	return false
+}
+
+// unique returns a copy of the tape in which every object keeps each key
+// once, at its first position, with its last value. The copy shares the
+// arena; its refs point where the original's do.
+func (d *deduper) unique() *backend.Tape {
+	u := &backend.Tape{Arena: d.t.Arena, Words: make([]uint64, 0, len(d.t.Words))}
+	d.copyValue(u, 0)
+	return u
+}
+
+func (d *deduper) copyValue(u *backend.Tape, i int) {
+	t := d.t
+	switch t.Kind(i) {
+	case backend.KindArray:
+		at := u.OpenContainer(backend.KindArray)
+		n := 0
+		for j, end := i+backend.ContainerWords, t.End(i); j < end; j = t.Next(j) {
+			d.copyValue(u, j)
+			n++
+		}
+		u.CloseContainer(at, n)
+	case backend.KindObject:
+		// Members in first-key order, each with the index of its last value.
+		type member struct{ key, value int }
+		var members []member
+		pos := map[string]int{}
+		for j, end := i+backend.ContainerWords, t.End(i); j < end; j = t.Next(j + backend.RefWords) {
+			k := string(t.Bytes(j, d.input))
+			if p, ok := pos[k]; ok {
+				members[p].value = j + backend.RefWords
+				continue
+			}
+			pos[k] = len(members)
+			members = append(members, member{j, j + backend.RefWords})
+		}
+		at := u.OpenContainer(backend.KindObject)
+		for _, m := range members {
+			u.Words = append(u.Words, t.Words[m.key:m.key+backend.RefWords]...)
+			d.copyValue(u, m.value)
+		}
+		u.CloseContainer(at, len(members))
+	default:
+		u.Words = append(u.Words, t.Words[i:t.Next(i)]...)
+	}
+}
