@@ -66,7 +66,7 @@ def measure(library: str, mode: str, workers: int, duration: float,
             r.launch(library, kind, wid, payload)
         failures = []
         for _ in range(workers):
-            wid, status = r.ready.get(timeout=_TIMEOUT)
+            wid, status = _get(r.ready, _TIMEOUT, f"{library} in {mode}: a worker did not start")
             if status != "ok":
                 failures.append(f"worker {wid}: {status}")
         if failures:
@@ -79,7 +79,8 @@ def measure(library: str, mode: str, workers: int, duration: float,
         run = Run(library, mode, workers, duration, [0] * workers)
         problems = []
         for _ in range(workers):
-            wid, calls, errors, problem = r.results.get(timeout=duration + _TIMEOUT)
+            wid, calls, errors, problem = _get(r.results, duration + _TIMEOUT,
+                                               f"{library} in {mode}: a worker did not finish")
             run.calls[wid] = calls
             run.errors += errors
             if problem:
@@ -87,6 +88,15 @@ def measure(library: str, mode: str, workers: int, duration: float,
         if problems:
             raise WorkerFailed(f"{library} in {mode}: " + "; ".join(problems))
         return run
+
+
+def _get(q, timeout: float, problem: str):
+    """q.get with a timeout that raises WorkerFailed: a worker that hangs or
+    dies without a word must not hang the benchmark."""
+    try:
+        return q.get(timeout=timeout)
+    except (queue.Empty, interpreters.QueueEmpty):
+        raise WorkerFailed(f"{problem} within {timeout:.0f} s") from None
 
 
 class _Threads:
