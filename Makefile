@@ -25,20 +25,13 @@ GO_TEST_FLAGS ?= -race -timeout 20m
 # Go fuzzing: time per target, a regexp choosing targets (default all) — `make fuzz FUZZTIME=10m FUZZ=FuzzParse`.
 FUZZTIME ?= 30s
 FUZZ ?= .
-# Go benchmarks: -count 6 is the fewest samples for which benchstat gives a 95% confidence interval.
-BENCH_COUNT ?= 6
-BENCH_TIME ?= 1s
-BENCH ?= .
-# Cross-architecture checks: pure-Go builds for these GOARCHes, and these packages' tests run under qemu-user
-# (s390x is big-endian: it catches byte-order assumptions in the parser and writer).
-CROSS_ARCHES ?= arm64 s390x
-CROSS_PKGS ?= ./backend/scalar
+# Go benchmarks (scripts/bench-go) and cross-architecture checks (scripts/cross-test) take their knobs from
+# the environment, with defaults in those scripts: BENCH_COUNT, BENCH_TIME, BENCH (a regexp); CROSS_ARCHES,
+# CROSS_PKGS. Variables given on make's command line reach them too: `make bench-go BENCH_COUNT=10`.
 
 PY := scripts/py
 # Where `make test` keeps each part's log and one-line result for the summary it prints last.
 RESULTS := build/test-results
-
-export BENCH_COUNT BENCH_TIME BENCH CROSS_ARCHES CROSS_PKGS
 
 .PHONY: help build py-env demo test test-vet test-go test-cross test-build test-py test-summary qemu \
         bench bench-go bench-py fuzz clean
