@@ -16,18 +16,8 @@ from _util import isojson, orjson
 SEED = 4_040
 
 
-def _normalized(outcome):
-    """orjson names itself in a few messages ("orjson.loads() takes ..."):
-    the module under test names itself there."""
-    if outcome[0] == "error" and "orjson" in outcome[1]["str"]:
-        d = dict(outcome[1])
-        d["str"] = d["str"].replace("orjson", _util.MODULE_NAME)
-        return ("error", d)
-    return outcome
-
-
 def _same_dumps_outcome(obj, **kwargs):
-    want = _normalized(_util.outcome(orjson.dumps, obj, **kwargs))
+    want = _util.renamed(_util.outcome(orjson.dumps, obj, **kwargs))
     got = _util.outcome(isojson.dumps, obj, **kwargs)
     assert got == want
 
@@ -186,7 +176,7 @@ def test_option_out_of_range_integers(value):
 
 
 def _call(fn, *args, **kwargs):
-    return _normalized(_util.outcome(fn, *args, **kwargs))
+    return _util.renamed(_util.outcome(fn, *args, **kwargs))
 
 
 DUMPS_CALLS = {
