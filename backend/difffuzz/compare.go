@@ -9,6 +9,7 @@ import (
 	_ "github.com/isojson/isojson/backend/scalar"   // the reference
 	_ "github.com/isojson/isojson/backend/simdjson" // registers where it builds
 	_ "github.com/isojson/isojson/backend/sonic"    // registers where it builds
+	"github.com/isojson/isojson/conformance"
 )
 
 // Reference is the backend every other is compared with.
@@ -37,9 +38,10 @@ func Compare(src []byte) error {
 	return nil
 }
 
-// sameResult compares two parse results: errors by message and offset,
-// tapes word for word and arena byte for byte (the backends promise the
-// scalar parser's exact tape, which is stricter than semantic equality).
+// sameResult compares two parse results: errors by message and offset;
+// tapes by conformance.Check and conformance.Equal, and then word for word
+// and arena byte for byte (the backends promise the scalar parser's exact
+// tape, which is stricter than semantic equality).
 func sameResult(want *backend.Tape, wantErr error, got *backend.Tape, gotErr error, src []byte) error {
 	if (wantErr == nil) != (gotErr == nil) {
 		return fmt.Errorf("error %v, want %v", gotErr, wantErr)
@@ -53,6 +55,12 @@ func sameResult(want *backend.Tape, wantErr error, got *backend.Tape, gotErr err
 			return fmt.Errorf("error %q, want %q", g.Error(), w.Error())
 		}
 		return nil
+	}
+	if err := conformance.Check(got, src); err != nil {
+		return fmt.Errorf("malformed tape: %w", err)
+	}
+	if err := conformance.Equal(want, src, got, src); err != nil {
+		return fmt.Errorf("different document: %w", err)
 	}
 	if len(want.Words) != len(got.Words) {
 		return fmt.Errorf("tape of %d words, want %d", len(got.Words), len(want.Words))
