@@ -147,12 +147,16 @@ bench-py: build
 fuzz:
 	@targets=$$(grep -rlE --include='*_test.go' '^func Fuzz[A-Z0-9_]' . | grep -v '^./build/' | sort) || true; \
 	[[ -n "$$targets" ]] || { echo "fuzz: no fuzz targets found" >&2; exit 1; }; \
-	ran=0; for f in $$targets; do \
+	ran=(); failed=(); for f in $$targets; do \
 	  for name in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' $$f); do \
-	    [[ $$name =~ $(FUZZ) ]] || continue; ran=$$((ran+1)); \
-	    echo "==== fuzz $$name in $$(dirname $$f) for $(FUZZTIME)"; \
-	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) ./$$(dirname $$f) ; done; done; \
-	[[ $$ran -gt 0 ]] || { echo "fuzz: no target matches FUZZ=$(FUZZ)" >&2; exit 1; }
+	    [[ $$name =~ $(FUZZ) ]] || continue; pkg=./$$(dirname $${f#./}); ran+=("$$name $$pkg"); \
+	    echo "==== fuzz $$name in $$pkg for $(FUZZTIME)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg || failed+=("$$name $$pkg"); \
+	  done; done; \
+	[[ $${#ran[@]} -gt 0 ]] || { echo "fuzz: no target matches FUZZ=$(FUZZ)" >&2; exit 1; }; \
+	echo; echo "==== fuzz summary: $${#ran[@]} targets for $(FUZZTIME) each, $${#failed[@]} failed"; \
+	for r in "$${failed[@]}"; do echo "FAIL  $$r (the failing input is under its testdata/fuzz/)"; done; \
+	[[ $${#failed[@]} == 0 ]]
 
 ## Housekeeping ############################################################################################
 
