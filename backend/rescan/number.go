@@ -61,8 +61,8 @@ func NumberEnd(src []byte, i int) (end int, float, ok bool) {
 // text src[off:end], which must be exactly one JSON number: Int when it fits
 // int64 ("-0" is Int 0), Uint up to MaxUint64, BigInt (a ref to the digits in
 // the input) beyond, and Float, correctly rounded, when it has a fraction or
-// an exponent. ok is false when the text is not a JSON number or is a float
-// that overflows to infinity.
+// an exponent. ok is false when the text is not a JSON number or is one that
+// overflows to infinity as a float64 (orjson's test, also for integers).
 func AppendNumber(t *backend.Tape, src []byte, off, end int) bool {
 	e, float, ok := NumberEnd(src, off)
 	if !ok || e != end {
@@ -85,12 +85,12 @@ func AppendNumber(t *backend.Tape, src []byte, off, end int) bool {
 	var v uint64
 	digits := end - i
 	if digits > 20 {
-		return appendBigInt(t, off, end)
+		return appendBigInt(t, src, off, end)
 	}
 	for ; i < end; i++ {
 		d := uint64(src[i] - '0')
 		if v > (math.MaxUint64-d)/10 {
-			return appendBigInt(t, off, end)
+			return appendBigInt(t, src, off, end)
 		}
 		v = v*10 + d
 	}
@@ -98,7 +98,7 @@ func AppendNumber(t *backend.Tape, src []byte, off, end int) bool {
 	case neg && v <= 1<<63:
 		t.AppendNumber(backend.KindInt, -v)
 	case neg:
-		return appendBigInt(t, off, end)
+		return appendBigInt(t, src, off, end)
 	case v <= math.MaxInt64:
 		t.AppendNumber(backend.KindInt, v)
 	default:
@@ -107,7 +107,16 @@ func AppendNumber(t *backend.Tape, src []byte, off, end int) bool {
 	return true
 }
 
-func appendBigInt(t *backend.Tape, off, end int) bool {
+// appendBigInt appends the integer src[off:end], beyond 64 bits. orjson
+// converts such integers to float and rejects them when that is infinite
+// (309 digits or more can be); the decision is kept, and the digits too.
+func appendBigInt(t *backend.Tape, src []byte, off, end int) bool {
+	if end-off >= 309 {
+		text := src[off:end]
+		if f, _ := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64); math.IsInf(f, 0) {
+			return false
+		}
+	}
 	t.AppendRef(backend.KindBigInt, backend.Ref{
 		Storage: backend.StorageInput, Class: backend.ClassASCII, Clean: true, Len: end - off, Where: uint64(off),
 	})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -174,6 +175,12 @@ func TestAppendNumber(t *testing.T) {
 		{"9007199254740993", num(backend.KindInt, 9007199254740993)},
 		{"9007199254740993.0", fl("9007199254740993.0")},
 		{"0.1000000000000000055511151231257827021181583404541015625", fl("0.1000000000000000055511151231257827021181583404541015625")},
+		{"1" + strings.Repeat("0", 307), big("1" + strings.Repeat("0", 307))},
+		{"-1" + strings.Repeat("0", 308), big("-1" + strings.Repeat("0", 308))},
+		{"17976931348623157" + strings.Repeat("0", 292), big("17976931348623157" + strings.Repeat("0", 292))},
+		{"17976931348623159" + strings.Repeat("0", 292), nil},
+		{"1" + strings.Repeat("0", 309), nil},
+		{"-1" + strings.Repeat("0", 400), nil},
 		{"1e400", nil},
 		{"-1e400", nil},
 		{"01", nil},

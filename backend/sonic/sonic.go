@@ -41,6 +41,10 @@ type Parser struct{}
 
 var visitorPool = sync.Pool{New: func() any { return new(tapeVisitor) }}
 
+// visitorOptions: sonic need not convert numbers, the visitor re-parses
+// their text.
+var visitorOptions = ast.VisitorOptions{OnlyNumber: true}
+
 // Parse implements backend.Parser.
 func (Parser) Parse(src []byte, t *backend.Tape) error {
 	v := visitorPool.Get().(*tapeVisitor)
@@ -61,7 +65,7 @@ func (v *tapeVisitor) run(src []byte, t *backend.Tape) bool {
 	v.buf = buf
 	v.reset(buf, t)
 	text := unsafe.String(unsafe.SliceData(buf), len(buf))
-	if err := ast.Preorder(text, v, nil); err != nil {
+	if err := ast.Preorder(text, v, &visitorOptions); err != nil {
 		return false
 	}
 	return v.finished()
