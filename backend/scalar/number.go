@@ -25,73 +25,88 @@ var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
 // digits pointing into src. A number with a fraction or exponent becomes a
 // correctly rounded Float. Like orjson, a number whose float value is
 // infinite is rejected, integers included.
+//
+// The hot path only recognizes well-formed numbers; anything odd goes to
+// numberError, which walks the grammar again to name the error.
 func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 	n := len(src)
 	i := start
 	neg := src[i] == '-'
 	if neg {
 		i++
-		if i >= n {
-			return 0, failEnd(src)
-		}
 	}
-	var (
-		man    uint64 // the first maxManDigits significant digits
-		digits int    // significant digits seen (leading zeros excluded)
-		exp10  int    // man × 10^exp10 is the value, when digits <= maxManDigits
-	)
-	switch c := src[i]; {
-	case c == '0':
-		i++
-		if i < n && src[i]-'0' < 10 {
-			return 0, fail(src, i-1, backend.MsgLeadingZero)
+	// Digits are accumulated without overflow checks: while there are at
+	// most maxManDigits significant ones, man is exact.
+	var man uint64
+	intStart := i
+	for i+8 <= n {
+		w := load64(src, i)
+		if !allDigits(w) {
+			break
 		}
-	case c-'1' < 9:
-		i, man, digits = digitRun(src, i, 0, 0)
-		exp10 = digits - min(digits, maxManDigits) // dropped integer digits
-	default:
-		return 0, fail(src, i, backend.MsgNoDigitAfterSign)
+		man = man*1e8 + eightDigits(w)
+		i += 8
 	}
-	intDigits := digits
-	isFloat := false
-	if i < n && src[i] == '.' {
-		isFloat = true
-		i++
-		if i >= n {
-			return 0, failEnd(src)
+	for ; i < n; i++ {
+		d := src[i] - '0'
+		if d > 9 {
+			break
 		}
-		if src[i]-'0' >= 10 {
-			return 0, fail(src, i, backend.MsgNoDigitAfterDot)
-		}
-		if digits == 0 { // 0.000ddd: leading zeros only scale
-			z := i
-			for i < n && src[i] == '0' {
-				i++
+		man = man*10 + uint64(d)
+	}
+	intDigits := i - intStart
+	if intDigits == 0 || src[intStart] == '0' && intDigits > 1 {
+		return 0, numberError(src, start)
+	}
+	if i == n || src[i] != '.' && src[i]|0x20 != 'e' {
+		if intDigits < maxManDigits { // below 10^18: an Int
+			if neg {
+				man = -man
 			}
-			exp10 -= i - z
+			appendNumber(t, backend.KindInt, man)
+			return i, nil
 		}
-		before := digits
-		i, man, digits = digitRun(src, i, man, digits)
-		exp10 -= min(digits, maxManDigits) - min(before, maxManDigits)
+		return i, appendInteger(src, start, i, man, intDigits, neg, t)
+	}
+
+	exp10 := 0
+	digits := intDigits // significant digits (exact unless the integer part is 0)
+	if src[i] == '.' {
+		i++
+		fracStart := i
+		for i+8 <= n {
+			w := load64(src, i)
+			if !allDigits(w) {
+				break
+			}
+			man = man*1e8 + eightDigits(w)
+			i += 8
+		}
+		for ; i < n; i++ {
+			d := src[i] - '0'
+			if d > 9 {
+				break
+			}
+			man = man*10 + uint64(d)
+		}
+		frac := i - fracStart
+		if frac == 0 {
+			return 0, numberError(src, start)
+		}
+		exp10 = -frac
+		digits += frac
+		if src[intStart] == '0' {
+			digits = significantDigits(src[fracStart:i])
+		}
 	}
 	if i < n && src[i]|0x20 == 'e' {
-		isFloat = true
 		i++
-		if i >= n {
-			return 0, failEnd(src)
-		}
 		eneg := false
-		if c := src[i]; c == '+' || c == '-' {
-			eneg = c == '-'
+		if i < n && (src[i] == '+' || src[i] == '-') {
+			eneg = src[i] == '-'
 			i++
-			if i >= n {
-				return 0, failEnd(src)
-			}
 		}
-		if src[i]-'0' >= 10 {
-			return 0, fail(src, i, backend.MsgNoDigitAfterExponent)
-		}
-		e := 0
+		expStart, e := i, 0
 		for ; i < n; i++ {
 			d := src[i] - '0'
 			if d > 9 {
@@ -101,13 +116,13 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 				e = e*10 + int(d)
 			}
 		}
+		if i == expStart {
+			return 0, numberError(src, start)
+		}
 		if eneg {
 			e = -e
 		}
 		exp10 += e
-	}
-	if !isFloat {
-		return i, appendInteger(src, start, i, man, intDigits, neg, t)
 	}
 
 	var f float64
@@ -131,17 +146,84 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 		}
 	}
 	if !ok {
-		// More than 19 digits, or a case Eisel–Lemire leaves open: strconv
-		// is exact. The text is syntactically valid, so only the range can
-		// be wrong, and overflow is checked below.
-		f, _ = strconv.ParseFloat(unsafe.String(&src[start], i-start), 64)
+		f = parseFloatSlow(src[start:i])
 	}
 	if math.IsInf(f, 0) {
 		return 0, fail(src, start, backend.MsgInfinity)
 	}
-	reserveWords(t, backend.NumberWords)
-	t.Words = append(t.Words, uint64(backend.KindFloat)<<backend.KindShift, math.Float64bits(f))
+	appendNumber(t, backend.KindFloat, math.Float64bits(f))
 	return i, nil
+}
+
+// parseFloatSlow converts numbers with more than 19 significant digits, or
+// that Eisel–Lemire leaves open, with strconv, which is exact. The text is
+// valid JSON, which strconv accepts; only the range can be wrong (±Inf).
+//
+//go:noinline
+func parseFloatSlow(text []byte) float64 {
+	f, _ := strconv.ParseFloat(unsafe.String(&text[0], len(text)), 64)
+	return f
+}
+
+// significantDigits counts the digits of a fraction after its leading zeros.
+func significantDigits(frac []byte) int {
+	k := 0
+	for k < len(frac) && frac[k] == '0' {
+		k++
+	}
+	return len(frac) - k
+}
+
+// numberError names what is wrong with the number at src[start], as orjson
+// does, walking its grammar byte by byte; the fast path got here because
+// something did not fit.
+//
+//go:noinline
+func numberError(src []byte, start int) error {
+	n := len(src)
+	i := start
+	isDigit := func(i int) bool { return i < n && src[i]-'0' < 10 }
+	if src[i] == '-' {
+		i++
+		if i >= n {
+			return failEnd(src)
+		}
+	}
+	switch {
+	case src[i] == '0':
+		if i++; isDigit(i) {
+			return fail(src, i-1, backend.MsgLeadingZero)
+		}
+	case isDigit(i):
+		for isDigit(i) {
+			i++
+		}
+	default:
+		return fail(src, i, backend.MsgNoDigitAfterSign)
+	}
+	if i < n && src[i] == '.' {
+		if i++; i >= n {
+			return failEnd(src)
+		}
+		if !isDigit(i) {
+			return fail(src, i, backend.MsgNoDigitAfterDot)
+		}
+		for isDigit(i) {
+			i++
+		}
+	}
+	if i < n && src[i]|0x20 == 'e' {
+		if i++; i < n && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		if i >= n {
+			return failEnd(src)
+		}
+		if !isDigit(i) {
+			return fail(src, i, backend.MsgNoDigitAfterExponent)
+		}
+	}
+	panic("scalar: numberError called on a valid number")
 }
 
 // appendInteger appends the integer src[start:end] (no fraction or exponent),
@@ -204,61 +286,11 @@ func parseUint64(b []byte) (uint64, bool) {
 	return u, true
 }
 
-// pow10u are the powers of ten a uint64 holds.
-var pow10u = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-	1e16, 1e17, 1e18, 1e19}
-
-// digitRun consumes the run of decimal digits at src[i:], appending them to
-// man while it holds fewer than maxManDigits; digits counts every digit seen
-// (those beyond maxManDigits are dropped from man). It returns the index past
-// the run and the new man and digits. Eight bytes are examined at a time:
-// the leading digits of a word are converted at once.
-func digitRun(src []byte, i int, man uint64, digits int) (int, uint64, int) {
-	n := len(src)
-	for i+8 <= n {
-		w := load64(src, i)
-		k := leadingDigits(w)
-		if digits+k > maxManDigits {
-			break
-		}
-		man = man*pow10u[k] + digitsValue(w, k)
-		digits += k
-		i += k
-		if k < 8 {
-			return i, man, digits
-		}
-	}
-	for ; i < n; i++ {
-		d := src[i] - '0'
-		if d > 9 {
-			break
-		}
-		if digits < maxManDigits {
-			man = man*10 + uint64(d)
-		}
-		digits++
-	}
-	return i, man, digits
-}
-
-// leadingDigits counts the ASCII digits at the start of w (0 to 8). A byte
-// above '9' reaches the high bit when 0x46 is added (or has it already); a
-// byte below '0' borrows when 0x30 is subtracted. Carries and borrows only
-// start at a flagged byte, so the lowest flag is exact.
-func leadingDigits(w uint64) int {
-	above := w + ones*0x46 | w
-	below := (w - ones*0x30) &^ w
-	return bits.TrailingZeros64((above|below)&highs) >> 3
-}
-
-// digitsValue is the value of the first k (0..8) digits of w: they are
-// shifted to the top bytes and the rest filled with '0', which adds nothing.
-func digitsValue(w uint64, k int) uint64 {
-	if k == 0 {
-		return 0
-	}
-	s := uint(8-k) * 8
-	return eightDigits(w<<s | ones*'0'&(1<<s-1))
+// allDigits reports whether the eight bytes of w are all '0'..'9'. A digit
+// has high nibble 3, and adding 6 does not carry out of its low nibble; a
+// carry between bytes starts only at a byte that already fails.
+func allDigits(w uint64) bool {
+	return (w&(w+ones*6)&(ones*0xF0))^(ones*0x30) == 0
 }
 
 // eightDigits converts eight ASCII digits (first digit in the low byte) to
