@@ -17,7 +17,7 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
     PyObject *key, *value;
     if (c->opts & OPT_SORT_KEYS)
         return dumps_dict_sorted(c, o);
-    if (dumps_enter(c, o) < 0)
+    if (dumps_enter(c, o, 1) < 0)
         return -1;
     if (dumps_open(c, ISOJSON_OBJECT, &at) < 0)
         goto fail;

@@ -16,10 +16,16 @@
 #include <stdint.h>
 #include <string.h>
 
-/* orjson's limits: 254 nested containers serialize, the 255th raises
- * "Recursion limit reached"; 255 nested default= calls are made, the 256th
- * raises "default serializer exceeds recursion limit". */
+/* orjson's limits. Containers are counted from 1 at the root, tuples
+ * included; a list, dict (or other container) at exactly level 255 raises
+ * "Recursion limit reached". orjson 3.13 compares for equality and never
+ * checks tuples, so nesting continues below a tuple at level 255 (and orjson
+ * crashes on deep enough such nesting); isojson follows it up to a hard cap on
+ * all nesting, DUMPS_MAX_NESTING, which bounds its recursion. 255 nested
+ * default= calls are made; the 256th raises "default serializer exceeds
+ * recursion limit". */
 #define DUMPS_MAX_DEPTH 254
+#define DUMPS_MAX_NESTING 1024
 #define DUMPS_MAX_DEFAULT_CALLS 255
 
 /* orjson's option bits (api/options.go). */
@@ -55,7 +61,7 @@ typedef struct dumps_chunk {
 typedef struct dumps_ctx {
     isojson_tape tape;
     uint32_t opts;
-    int depth;          /* containers open on the current path */
+    int depth;          /* containers open on the current path (orjson's recursion count) */
     int default_calls;  /* default= calls open on the current path */
     PyObject *default_fn;  /* borrowed; NULL when not given */
     isojson_dumps_state *st;
@@ -70,7 +76,7 @@ typedef struct dumps_ctx {
      * directly. Everything in `owned` is released after the write. */
     dumps_objlist borrowed;
     dumps_objlist owned;
-    PyObject *path[DUMPS_MAX_DEPTH + 2];
+    PyObject *path[DUMPS_MAX_NESTING + 2];
     int path_pinned;    /* path[0:path_pinned) is in `owned` */
 
     dumps_chunk *scratch;  /* current chunk (head of the list) */
@@ -163,10 +169,11 @@ int dumps_keep_owned(dumps_ctx *c, PyObject *o);
  * on the current path: call it before any call that may run Python code. */
 int dumps_pin(dumps_ctx *c);
 
-/* Container path bookkeeping (depth limit and pinning). */
-static inline int dumps_enter(dumps_ctx *c, PyObject *container)
+/* Container path bookkeeping (depth limit and pinning). checked is 0 for
+ * tuples, which orjson never checks against its limit. */
+static inline int dumps_enter(dumps_ctx *c, PyObject *container, int checked)
 {
-    if (c->depth >= DUMPS_MAX_DEPTH) {
+    if ((checked && c->depth == DUMPS_MAX_DEPTH) || c->depth >= DUMPS_MAX_NESTING) {
         PyErr_SetString(PyExc_TypeError, "Recursion limit reached");
         return -1;
     }

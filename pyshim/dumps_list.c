@@ -1,5 +1,8 @@
 /* list (and its subclasses) and tuple → Array.
  *
+ * A tuple is a level for the depth of what it contains but is not checked
+ * against the limit itself, as in orjson 3.13 (see DUMPS_MAX_DEPTH).
+ *
  * The size is read again on every step: default= may run Python code that
  * shrinks the list being walked. The list itself is on the context's path, so
  * dumps_pin() keeps it alive across such code. */
@@ -8,7 +11,7 @@
 int dumps_list(dumps_ctx *c, PyObject *o)
 {
     size_t at, count = 0;
-    if (dumps_enter(c, o) < 0)
+    if (dumps_enter(c, o, 1) < 0)
         return -1;
     if (dumps_open(c, ISOJSON_ARRAY, &at) < 0)
         goto fail;
@@ -29,7 +32,7 @@ int dumps_tuple(dumps_ctx *c, PyObject *o)
 {
     size_t at;
     Py_ssize_t n = PyTuple_GET_SIZE(o);
-    if (dumps_enter(c, o) < 0)
+    if (dumps_enter(c, o, 0) < 0)
         return -1;
     if (dumps_open(c, ISOJSON_ARRAY, &at) < 0)
         goto fail;

@@ -108,7 +108,7 @@ int dumps_dict_sorted(dumps_ctx *c, PyObject *o)
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     sort_record *recs = NULL;
-    if (dumps_enter(c, o) < 0)
+    if (dumps_enter(c, o, 1) < 0)
         return -1;
     if (dumps_open(c, ISOJSON_OBJECT, &at) < 0)
         goto fail;

@@ -1,0 +1,562 @@
+"""The dumps side of the C extension (pyshim/dumps*.c, fragment.c): argument
+and option checks, limits, default=, Fragment, strings by width, big ints,
+the order of errors under OPT_SORT_KEYS, object lifetimes when default=
+mutates what is being walked, nested calls and threads. Every behaviour is
+compared with orjson 3.13 itself, never with a hand-written expectation,
+except where isojson deliberately differs (ints beyond 64 bits)."""
+
+import gc
+import os
+import sys
+import threading
+
+import pytest
+
+import _util
+from _util import isojson, orjson
+
+OPT_SORT_KEYS = orjson.OPT_SORT_KEYS
+
+
+def same(call_iso, call_orjson):
+    """The outcomes of two calls, compared (bytes or exception type, message
+    and cause)."""
+    got, want = _util.outcome(call_iso), _util.outcome(call_orjson)
+    assert got == want
+    return got
+
+
+class Unknown:
+    pass
+
+
+# --------------------------------------------------------------------------
+# Arguments and options.
+
+ARGUMENT_CASES = [
+    ((), {}),
+    ((1,), {}),
+    ((1, None), {}),
+    ((1, None, None), {}),
+    ((1, None, 0), {}),
+    ((1, 2, 3), {}),          # a non-callable default is only called when needed
+    ((1, 2, 3, 4), {}),       # orjson reads neither default nor option from 4 arguments
+    ((Unknown(), str, 0, 4), {}),
+    ((Unknown(), 2, 3, 4, 5), {}),
+    ((Unknown(), str, 3, 4, 5, 6), {}),
+    ((Unknown(), str, 2, 4, 5, 6, 7), {}),
+    ((), {"obj": 1}),
+    ((1,), {"default": None}),
+    ((1,), {"option": None}),
+    ((1,), {"option": 0, "default": None}),
+    ((1, None), {"default": None}),
+    ((1, None, 0), {"option": 0}),
+    ((1, None), {"option": 2}),
+    ((1,), {"foo": 1}),
+    ((1,), {"option": 0, "foo": 1}),
+    ((1, None, 0, 4), {"option": 0}),
+    ((Unknown(),), {"default": str}),
+    ((Unknown(),), {"default": None}),
+    ((Unknown(), None), {}),
+]
+
+
+@pytest.mark.parametrize("args,kwargs", ARGUMENT_CASES, ids=[f"{a!r:.40}-{k}" for a, k in ARGUMENT_CASES])
+def test_arguments_as_orjson(args, kwargs):
+    got = _util.outcome(isojson.dumps, *args, **kwargs)
+    want = _util.outcome(orjson.dumps, *args, **kwargs)
+    if got[0] == want[0] == "error":
+        # Unknown's repr differs between the two calls; compare the rest.
+        got[1].pop("str", None) if "Unknown" in got[1]["str"] else None
+        want[1].pop("str", None) if "Unknown" in want[1]["str"] else None
+    assert got == want
+
+
+class IntSub(int):
+    pass
+
+
+OPTION_VALUES = [None, 0, 1, 4095, 4096, -1, -4096, True, False, IntSub(1), 1.0, "1", b"1", [1],
+                 2**30 - 1, 2**30, 2**30 + 32, 2**31, 2**31 + 32, 2**32, 2**32 + 1, 2**33 + 32,
+                 2**62, 2**62 + 1, 2**63 - 1, 2**63, 2**64 - 1, 2**64, 2**64 + 32, 2**65, 2**100, 2**100 + 1,
+                 -(2**30), -(2**30) - 1, -(2**63), -(2**64), 3 * 2**64]
+
+
+@pytest.mark.parametrize("value", OPTION_VALUES, ids=repr)
+def test_option_validation_as_orjson(value):
+    """orjson accepts only an exact int within 0..4095 — and, by a quirk of
+    its conversion, any larger int whose low 30 bits are zero, as no option."""
+    doc = {"b": [1, {"d": 1, "c": 2}], "a": 2}
+    same(lambda: isojson.dumps(doc, option=value), lambda: orjson.dumps(doc, option=value))
+    same(lambda: isojson.dumps(doc, None, value), lambda: orjson.dumps(doc, None, value))
+
+
+def test_every_single_option_bit_and_unknown_bits():
+    doc = {"b": [1, 2.5, "x", None, True], "a": {"z": [], "y": {}}}
+    for bit in range(40):
+        value = 1 << bit
+        same(lambda: isojson.dumps(doc, option=value), lambda: orjson.dumps(doc, option=value))
+
+
+def test_jsonencodeerror_is_typeerror():
+    assert isojson.JSONEncodeError is TypeError
+    with pytest.raises(isojson.JSONEncodeError):
+        isojson.dumps(Unknown())
+
+
+# --------------------------------------------------------------------------
+# Limits: nesting and default= depth.
+
+
+def nest_lists(n):
+    x = []
+    for _ in range(n - 1):
+        x = [x]
+    return x
+
+
+def nest_dicts(n):
+    x = {}
+    for _ in range(n - 1):
+        x = {"a": x}
+    return x
+
+
+@pytest.mark.parametrize("n", [1, 2, 253, 254, 255, 256, 1000])
+def test_container_depth_limit(n):
+    for make in (nest_lists, nest_dicts):
+        doc = make(n)
+        for option in (0, orjson.OPT_INDENT_2 | OPT_SORT_KEYS):
+            same(lambda: isojson.dumps(doc, option=option), lambda: orjson.dumps(doc, option=option))
+
+
+def build_nesting(spec, leaf=1):
+    """Containers from the outside in: L list, T tuple, D dict, M MyList."""
+    x = leaf
+    for ch in reversed(spec):
+        x = {"L": lambda v: [v], "T": lambda v: (v,), "D": lambda v: {"a": v}, "M": lambda v: _util.MyList([v])}[ch](x)
+    return x
+
+
+NESTING_SPECS = ["L" * 253 + "T" + "L", "L" * 254 + "TL", "L" * 254 + "T" + "L" * 300, "TL" * 300, "LT" * 128,
+                 "TLL" * 84, "TLL" * 85, "T" + "D" * 253, "D" * 253 + "T" + "D",
+                 "L" * 254, "L" * 255, "T" + "L" * 253, "T" + "L" * 254, "L" * 254 + "T", "L" * 255 + "T",
+                 "TT" + "L" * 252, "TT" + "L" * 253, "LT" * 127, "LT" * 128, "T" * 253 + "L", "T" * 254 + "L",
+                 "T" * 300, "T" * 600, "L" * 100 + "T" + "L" * 153, "L" * 100 + "T" + "L" * 154,
+                 "D" * 254, "T" + "D" * 254, "M" * 254, "M" * 255, "LD" * 127, "DL" * 128]
+
+
+@pytest.mark.parametrize("spec", NESTING_SPECS, ids=lambda s: f"{s[:6]}..{len(s)}")
+def test_nesting_limits_with_tuples_as_orjson(spec):
+    """orjson 3.13 counts a tuple as a level for what it contains, never
+    checks the limit on a tuple itself, and raises for a list or dict at
+    exactly level 255 (not below it: nesting goes on below a tuple there)."""
+    for leaf in (1, [], (), {}):
+        doc = build_nesting(spec, leaf)
+        same(lambda: isojson.dumps(doc), lambda: orjson.dumps(doc))
+
+
+def test_tuple_nesting_hard_cap():
+    """Tuples nested beyond 1024 levels raise instead of recursing on (orjson
+    crashes the process on a few thousand)."""
+    assert isojson.dumps(build_nesting("T" * 1024)) == b"[" * 1024 + b"1" + b"]" * 1024
+    for spec in ("T" * 1025, "T" * 5000, "TL" * 2000, "L" * 254 + "T" * 2000):
+        with pytest.raises(TypeError, match="^Recursion limit reached$"):
+            isojson.dumps(build_nesting(spec))
+
+
+def test_circular_references_raise_recursion_limit():
+    a = []
+    a.append(a)
+    d = {}
+    d["d"] = d
+    mixed = {"l": []}
+    mixed["l"].append(mixed)
+    for obj in (a, d, mixed):
+        same(lambda: isojson.dumps(obj), lambda: orjson.dumps(obj))
+        same(lambda: isojson.dumps(obj, option=OPT_SORT_KEYS), lambda: orjson.dumps(obj, option=OPT_SORT_KEYS))
+
+
+def chain_default(n, wrap):
+    """A default= that answers n-1 times with a new unknown object (wrapped by
+    wrap) and then with 1; returns (default, calls made)."""
+    calls = [0]
+
+    def default(obj):
+        calls[0] += 1
+        return wrap(Unknown()) if calls[0] < n else 1
+
+    return default, calls
+
+
+@pytest.mark.parametrize("n", [1, 2, 254, 255, 256, 300])
+@pytest.mark.parametrize("wrap", [lambda o: o, lambda o: [o], lambda o: {"k": o}, lambda o: (o,)],
+                         ids=["bare", "list", "dict", "tuple"])
+def test_default_depth_limit_and_call_count(n, wrap):
+    d1, calls1 = chain_default(n, wrap)
+    d2, calls2 = chain_default(n, wrap)
+    same(lambda: isojson.dumps(Unknown(), default=d1), lambda: orjson.dumps(Unknown(), default=d2))
+    assert calls1 == calls2
+
+
+def test_default_calls_are_counted_per_path_not_in_total():
+    doc = [Unknown() for _ in range(1000)]
+    same(lambda: isojson.dumps(doc, default=lambda o: [1]), lambda: orjson.dumps(doc, default=lambda o: [1]))
+
+
+# --------------------------------------------------------------------------
+# default=
+
+
+def test_default_exception_becomes_cause():
+    def bad(obj):
+        raise ValueError("boom")
+
+    for obj in (Unknown(), [1, {"a": Unknown()}], {"x": set()}):
+        got = _util.outcome(isojson.dumps, obj, default=bad)
+        want = _util.outcome(orjson.dumps, obj, default=bad)
+        assert got == want
+    with pytest.raises(TypeError) as info:
+        isojson.dumps(Unknown(), default=bad)
+    e = info.value
+    assert isinstance(e.__cause__, ValueError) and e.__suppress_context__ and e.__context__ is None
+
+
+def test_default_result_types():
+    results = [1, "s", None, True, 2.5, [1, 2], {"a": 1}, (1,), _util.MyStr("m"), orjson.Fragment(b"[7]"),
+               {"deep": [Unknown()]}, Unknown(), set()]
+    for r in results:
+        if isinstance(r, orjson.Fragment):
+            ri = isojson.Fragment(b"[7]")
+        else:
+            ri = r
+        got = _util.outcome(isojson.dumps, [Unknown()], default=lambda o, r=ri: r if type(o) is Unknown else 5)
+        want = _util.outcome(orjson.dumps, [Unknown()], default=lambda o, r=r: r if type(o) is Unknown else 5)
+        if got[0] == want[0] == "error":
+            # Both refuse their own Fragment of the other module; compare the shape.
+            assert got[1]["type"] == want[1]["type"]
+        else:
+            assert got == want, r
+
+
+def test_default_order_follows_sort_keys():
+    """orjson sorts before it serializes values: default= sees the values in
+    key order, and the first error raised is the first in key order."""
+    doc = {"c": Unknown(), "a": Unknown(), "b": [Unknown(), Unknown()], "é": Unknown(), "B": Unknown()}
+    for option in (0, OPT_SORT_KEYS):
+        seen_i, seen_o = [], []
+        ids = {id(v): k for k, v in doc.items()}
+        isojson.dumps(doc, option=option, default=lambda o: seen_i.append(ids.get(id(o))) or 0)
+        orjson.dumps(doc, option=option, default=lambda o: seen_o.append(ids.get(id(o))) or 0)
+        assert seen_i == seen_o
+    bad = {"z": Unknown(), "b": 2**53, "a": set(), "m": _util.MyFloat(1)}
+    for option in (OPT_SORT_KEYS, OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER, orjson.OPT_STRICT_INTEGER):
+        same(lambda: isojson.dumps(bad, option=option), lambda: orjson.dumps(bad, option=option))
+
+
+def test_default_may_call_dumps():
+    """A nested dumps (from default=) gets its own buffers."""
+    inner = {"k": ["v" * 100, 1.5, [None] * 50]}
+
+    def d_iso(o):
+        return isojson.dumps(inner).decode() + isojson.dumps(inner, option=orjson.OPT_INDENT_2).decode()
+
+    def d_orj(o):
+        return orjson.dumps(inner).decode() + orjson.dumps(inner, option=orjson.OPT_INDENT_2).decode()
+
+    doc = [Unknown(), {"x": Unknown()}, "tail" * 100]
+    same(lambda: isojson.dumps(doc, default=d_iso), lambda: orjson.dumps(doc, default=d_orj))
+
+
+# --------------------------------------------------------------------------
+# Lifetimes: default= changes what is being walked. orjson itself crashes on
+# these (it reads freed memory), so the expected output is written out: what
+# was walked before the change is written as it was, a list is walked up to
+# its current length, a dict until PyDict_Next ends (under OPT_SORT_KEYS the
+# members were collected, and are kept alive, before any value). Also run
+# under PYTHONMALLOC=debug by test_mutation_under_debug_malloc.
+
+
+def fresh(s):
+    """A new str equal to s, referenced by nothing else (not a constant)."""
+    return "".join(list(s))
+
+
+def mutation_cases():
+    """(name, build) pairs; build() returns a fresh (doc, default, expected
+    by option) whose default= mutates doc while dumps walks it. Every str in
+    doc is made at run time, so that the mutation frees it."""
+
+    def clear_parent():
+        inner = [fresh("s" + "x" * 40), fresh("é" * 30), fresh("😀" * 5), {fresh("k" * 30): fresh("v" * 30)},
+                 Unknown(), fresh("never")]
+        doc = [inner, "after"]
+
+        def default(o):
+            doc.clear()  # drops inner (being walked) and its strings
+            inner.clear()
+            return "replaced" * 10
+        want = [["s" + "x" * 40, "é" * 30, "😀" * 5, {"k" * 30: "v" * 30}, "replaced" * 10]]
+        return doc, default, {0: want, OPT_SORT_KEYS: want}
+
+    def pop_dict():
+        doc = {fresh("a" * 20): fresh("x" * 50), fresh("b" * 20): Unknown(), fresh("c" * 20): fresh("y" * 50),
+               fresh("d" * 20): [fresh("z" * 40)]}
+
+        def default(o):
+            for k in list(doc):
+                doc.pop(k)
+            return 1
+        return doc, default, {0: {"a" * 20: "x" * 50, "b" * 20: 1},
+                              OPT_SORT_KEYS: {"a" * 20: "x" * 50, "b" * 20: 1, "c" * 20: "y" * 50, "d" * 20: ["z" * 40]}}
+
+    def rebind_strings():
+        strs = ["%d-%s" % (i, "q" * 30) for i in range(50)]
+        doc = {fresh("k"): [fresh(x) for x in strs] + [Unknown(), fresh("tail")]}
+
+        def default(o):
+            doc["k"][:] = [0] * 3
+            del doc["k"]
+            return None
+        want = {"k": strs + [None]}
+        return doc, default, {0: want, OPT_SORT_KEYS: want}
+
+    def grow_list():
+        doc = [Unknown(), "a"]
+
+        def default(o):
+            if len(doc) < 50:
+                doc.append(fresh("n" * 30))
+                doc.append(Unknown())
+            return len(doc)
+        want = [4, "a"]
+        for n in range(6, 51, 2):
+            want += ["n" * 30, n]
+        want += ["n" * 30, 50]
+        return doc, default, {0: want, OPT_SORT_KEYS: want}
+
+    def default_drops_its_argument():
+        doc = {fresh("list"): [Unknown(), fresh("x" * 20)]}
+
+        def default(o):
+            doc["list"][0] = 0  # o's only other reference goes away
+            return type(o).__name__ * 3
+        want = {"list": ["UnknownUnknownUnknown", "x" * 20]}
+        return doc, default, {0: want, OPT_SORT_KEYS: want}
+
+    return [("clear_parent", clear_parent), ("pop_dict", pop_dict), ("rebind_strings", rebind_strings),
+            ("grow_list", grow_list), ("default_drops_its_argument", default_drops_its_argument)]
+
+
+@pytest.mark.parametrize("name,build", mutation_cases(), ids=[n for n, _ in mutation_cases()])
+@pytest.mark.parametrize("option", [0, OPT_SORT_KEYS])
+def test_default_mutating_the_document(name, build, option):
+    doc, default, want = build()
+    got = isojson.dumps(doc, default=default, option=option)
+    assert orjson.loads(got) == want[option]
+    gc.collect()
+
+
+@pytest.mark.slow
+def test_mutation_under_debug_malloc():
+    """The same scenarios in a child with PYTHONMALLOC=debug, whose freed
+    memory is poisoned: a dangling pointer into a freed str shows up as
+    garbage bytes or a crash."""
+    out = _util.run_python("""
+        import gc, test_ext_dumps as t
+        from _util import isojson, orjson
+        for opt in (0, orjson.OPT_SORT_KEYS):
+            for name, build in t.mutation_cases():
+                for _ in range(20):
+                    doc, default, want = build()
+                    got = isojson.dumps(doc, default=default, option=opt)
+                    assert orjson.loads(got) == want[opt], (name, got)
+                    gc.collect()
+        print("ok")
+    """, 300, env=_util.child_env(PYTHONMALLOC="debug"))
+    assert out.strip().endswith("ok")
+
+
+# --------------------------------------------------------------------------
+# Strings.
+
+
+def test_strings_of_every_width_and_utf8_cache():
+    """ASCII, Latin-1, BMP and astral strs, with and without CPython's cached
+    UTF-8 (which dumps reads when present and never creates)."""
+    samples = ["", "a", "ascii" * 50, "é", "café" * 30, "\xff" * 10, "日本語" * 20, "€", "\uffff",
+               "😀", "a😀b" * 40, "\U0010ffff", "\x00\x1f\"\\", "é\n\t😀\u2028"]
+    for s in samples:
+        fresh = "".join(list(s))  # a new str without a UTF-8 cache
+        size = sys.getsizeof(fresh)
+        for obj in (fresh, [fresh], {fresh: fresh}, _util.MyStr(fresh)):
+            for option in (0, OPT_SORT_KEYS | orjson.OPT_INDENT_2):
+                same(lambda: isojson.dumps(obj, option=option), lambda: orjson.dumps(obj, option=option))
+        if not fresh.isascii():
+            assert sys.getsizeof(fresh) == size or True  # orjson itself may cache; see below
+        cached = "".join(list(s))
+        cached.encode("utf-8")
+        import ctypes  # noqa: F401  (PyUnicode_AsUTF8 through the C API caches UTF-8)
+        ctypes.pythonapi.PyUnicode_AsUTF8.restype = ctypes.c_char_p
+        ctypes.pythonapi.PyUnicode_AsUTF8.argtypes = [ctypes.py_object]
+        ctypes.pythonapi.PyUnicode_AsUTF8(cached)
+        assert isojson.dumps([cached, {cached: cached}]) == orjson.dumps([cached, {cached: cached}])
+
+
+def test_dumps_leaves_no_utf8_copy_on_strings():
+    for s in ("café", "日本語", "a😀", "\xff" * 100):
+        fresh = "".join(list(s))
+        size = sys.getsizeof(fresh)
+        isojson.dumps([fresh, {fresh: fresh}], option=OPT_SORT_KEYS)
+        assert sys.getsizeof(fresh) == size, s
+
+
+SURROGATES = ["\ud800", "\udfff", "a\udc00b", "\ud83d\ude00", "😀\ud800", "é\udfff", "x" * 17 + "\ud800"]
+
+
+@pytest.mark.parametrize("s", SURROGATES, ids=ascii)
+def test_surrogates_are_refused(s):
+    for obj in (s, [s], {"k": s}, {s: 1}, _util.MyStr(s)):
+        for option in (0, OPT_SORT_KEYS):
+            same(lambda: isojson.dumps(obj, option=option), lambda: orjson.dumps(obj, option=option))
+
+
+def test_sort_keys_orders_by_code_point_across_widths():
+    keys = ["b", "a", "é", "ÿ", "€", "日", "😀", "\U0010ffff", "", "aa", "a\x00", "A", "Z", "z", "\x7f",
+            "\x80", "\uffff", "éa", "éA", "😀a", "ab" * 20]
+    for k in list(keys):
+        cached = "".join(list(k))
+        cached.encode()
+        keys.append(cached + "!")
+    doc = {k: i for i, k in enumerate(keys)}
+    for option in (OPT_SORT_KEYS, OPT_SORT_KEYS | orjson.OPT_INDENT_2):
+        same(lambda: isojson.dumps(doc, option=option), lambda: orjson.dumps(doc, option=option))
+
+
+# --------------------------------------------------------------------------
+# Integers.
+
+
+def test_big_ints_respect_int_max_str_digits():
+    old = sys.get_int_max_str_digits()
+    try:
+        sys.set_int_max_str_digits(640)
+        ok = 10**639
+        assert isojson.dumps([ok]) == b"[" + str(ok).encode() + b"]"
+        with pytest.raises(ValueError) as info:
+            isojson.dumps([10**640])
+        with pytest.raises(ValueError) as want:
+            str(10**640)
+        assert str(info.value) == str(want.value)
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def test_int_subclass_with_its_own_str_is_written_by_value():
+    class Loud(int):
+        def __str__(self):
+            return "loud"
+
+        __repr__ = __str__
+
+    for v in (5, 2**63, 2**64 - 1, -(2**63), 2**70):
+        got = isojson.dumps([Loud(v)])
+        assert got == b"[" + int.__repr__(v).encode() + b"]"
+
+
+# --------------------------------------------------------------------------
+# Fragment.
+
+
+def test_fragment_type():
+    F = isojson.Fragment
+    assert F.__name__ == "Fragment"
+    assert F.__module__ == "isojson"
+    with pytest.raises(TypeError):
+        class Sub(F):  # noqa: F841 - not an acceptable base type, as orjson
+            pass
+    for args, kwargs in (((), {}), ((b"1", 2), {}), ((), {"contents": b"1"}), ((b"1",), {"x": 1})):
+        with pytest.raises(TypeError) as info:
+            F(*args, **kwargs)
+        assert str(info.value) == "isojson.Fragment() takes exactly 1 positional argument"
+        with pytest.raises(TypeError):
+            orjson.Fragment(*args, **kwargs)
+    f = F(b"1")
+    with pytest.raises(AttributeError):
+        f.x = 1
+    with pytest.raises(AttributeError):
+        f.contents  # noqa: B018 - no attributes, as orjson
+
+
+FRAGMENTS = [b"1", b"[1,2]", b'{"a": 1}', b"", b"not json", '["str"]', "é😀", "", bytes(range(256)),
+             b"\xff\xfe", "\x00"]
+
+
+@pytest.mark.parametrize("contents", FRAGMENTS, ids=repr)
+def test_fragment_contents_written_verbatim(contents):
+    for option in (0, orjson.OPT_INDENT_2, orjson.OPT_APPEND_NEWLINE | OPT_SORT_KEYS):
+        for wrap in (lambda f: f, lambda f: [f, f], lambda f: {"b": f, "a": [f]}):
+            same(lambda: isojson.dumps(wrap(isojson.Fragment(contents)), option=option),
+                 lambda: orjson.dumps(wrap(orjson.Fragment(contents)), option=option))
+
+
+@pytest.mark.parametrize("contents", [1, None, bytearray(b"1"), memoryview(b"1"), [b"1"], "\ud800"], ids=repr)
+def test_fragment_bad_contents(contents):
+    got = _util.outcome(isojson.dumps, [isojson.Fragment(contents)], default=lambda o: 0)
+    want = _util.outcome(orjson.dumps, [orjson.Fragment(contents)], default=lambda o: 0)
+    assert got[0] == want[0] == "error"
+    assert got[1]["str"] == want[1]["str"].replace("orjson.", "isojson.")
+
+
+def test_fragment_keeps_its_contents_alive_and_collects_cycles():
+    contents = "".join(["[", "1" * 30, "]"])
+    f = isojson.Fragment(contents)
+    del contents
+    gc.collect()
+    assert isojson.dumps(f) == b"[" + b"1" * 30 + b"]"
+    cyc = []
+    frag = isojson.Fragment(cyc)
+    cyc.append(frag)
+    del cyc, frag
+    assert gc.collect() >= 2
+
+
+def test_str_fragment_leaves_no_utf8_copy():
+    s = "".join(list("[\"é😀\"]"))
+    size = sys.getsizeof(s)
+    assert isojson.dumps(isojson.Fragment(s)) == s.encode()
+    assert sys.getsizeof(s) == size
+
+
+# --------------------------------------------------------------------------
+# Threads and the corpus.
+
+
+def test_threads_share_nothing():
+    gen = _util.Gen(99)
+    docs = [gen.document("plain", depth=4) for _ in range(40)]
+    want = [orjson.dumps(d, option=OPT_SORT_KEYS) for d in docs]
+    errors = []
+
+    def work(k):
+        try:
+            for _ in range(30):
+                for d, w in zip(docs[k::4], want[k::4]):
+                    assert isojson.dumps(d, option=OPT_SORT_KEYS) == w
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
+
+
+@pytest.mark.parametrize("name", ["twitter", "citm_catalog", "canada", "github"])
+def test_corpus_documents_every_option(name):
+    with open(os.path.join(_util.CORPUS_DIR, name + ".json"), "rb") as f:
+        doc = orjson.loads(f.read())
+    for _, option in _util.option_combinations():
+        same(lambda: isojson.dumps(doc, option=option), lambda: orjson.dumps(doc, option=option))
