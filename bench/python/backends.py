@@ -15,7 +15,7 @@ import libraries
 import percall
 
 
-def run(names, repeats: int, sample_seconds: float, log=print) -> dict:
+def run(names, repeats: int, sample_seconds: float, clock: str = "cpu", log=print) -> dict:
     """{backend: {"backend": name in use, "timings": [...], "problems": {doc: [...]}}}
     or {backend: {"error": message}} for a backend that failed."""
     out = {}
@@ -23,7 +23,7 @@ def run(names, repeats: int, sample_seconds: float, log=print) -> dict:
         log(f"  backend {name}")
         env = dict(os.environ, ISOJSON_BACKEND=name)
         proc = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), name, str(repeats), str(sample_seconds)],
+            [sys.executable, os.path.abspath(__file__), name, str(repeats), str(sample_seconds), clock],
             env=env, capture_output=True, text=True, timeout=600)
         if proc.returncode != 0:
             lines = (proc.stderr or proc.stdout).strip().splitlines()
@@ -34,7 +34,7 @@ def run(names, repeats: int, sample_seconds: float, log=print) -> dict:
     return out
 
 
-def _child(name: str, repeats: int, sample_seconds: float) -> None:
+def _child(name: str, repeats: int, sample_seconds: float, clock: str) -> None:
     iso, ref = libraries.load("isojson"), libraries.load("orjson")
     in_use = libraries.isojson_backend()
     if in_use != name:
@@ -43,10 +43,11 @@ def _child(name: str, repeats: int, sample_seconds: float) -> None:
     for doc in percall.CORPUS:
         data = percall.read_corpus(doc)
         problems[doc] = percall.check_isojson(iso, ref, data)
-        for t in percall.measure("loads", doc, [iso, ref], data, None, repeats, sample_seconds).values():
+        for t in percall.measure("loads", doc, [iso, ref], data, None, repeats, sample_seconds,
+                                   clock).values():
             timings.append({"doc": doc, "library": t.library, "number": t.number, "samples": t.samples})
     json.dump({"backend": in_use, "timings": timings, "problems": problems}, sys.stdout)
 
 
 if __name__ == "__main__":
-    _child(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]))
+    _child(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4])

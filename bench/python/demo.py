@@ -83,6 +83,9 @@ def main() -> int:
     iso_module = libraries.isojson_module_name()
     say("isojson demo: fast JSON in own-GIL sub-interpreters (PEP 684)")
     say(f"  {machine.summary(m)}")
+    if m["load_average"] > (m["cores"] or 1):
+        say(f"  (load average {m['load_average']:.1f} on {m['cores']} cores: other work shares the CPUs, "
+            "so the figures below vary from run to run)")
     if iso_module != "isojson":
         say(f"  NOTE: 'isojson' is the stand-in {iso_module!r} (ISOJSON_BENCH_MODULE): not isojson's figures")
     say()

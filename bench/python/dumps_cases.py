@@ -113,7 +113,7 @@ def _option(module, names) -> int:
     return value
 
 
-def run(repeats: int, sample_seconds: float, log=print) -> list[dict]:
+def run(repeats: int, sample_seconds: float, clock: str = "cpu", log=print) -> list[dict]:
     """One row per case: {"case", "status": "ok" | "skipped" | "differs",
     "note", and for "ok" the isojson and orjson timings in µs}."""
     import orjson
@@ -148,7 +148,7 @@ def run(repeats: int, sample_seconds: float, log=print) -> list[dict]:
                                 lambda o, f=iso_mod.dumps, p=iso_opt: f(o, option=p), "")
         ref = libraries.Library("orjson", "orjson", "", orjson.loads,
                                 lambda o, f=orjson.dumps, p=ref_opt: f(o, option=p), "")
-        t = percall.measure("dumps", case.name, [iso, ref], b"", obj, repeats, sample_seconds)
+        t = percall.measure("dumps", case.name, [iso, ref], b"", obj, repeats, sample_seconds, clock)
         rows.append({"case": case.name, "status": "ok", "note": "",
                      "isojson": {"min_us": t["isojson"].min_us, "median_us": t["isojson"].median_us},
                      "orjson": {"min_us": t["orjson"].min_us, "median_us": t["orjson"].median_us}})

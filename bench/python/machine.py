@@ -18,6 +18,15 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def load_average() -> float:
+    """The 1-minute load average: above the core count, other processes
+    compete for the CPUs and wall-clock figures suffer."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return -1.0
+
+
 def info() -> dict:
     """CPU, cores, OS, Python, library versions, isojson backend, UTC date."""
     versions = {}
@@ -36,6 +45,7 @@ def info() -> dict:
         "versions": versions,
         "isojson_backend": libraries.isojson_backend(),
         "isojson_backends": list(libraries.isojson_backends()),
+        "load_average": load_average(),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
 

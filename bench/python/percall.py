@@ -7,10 +7,17 @@ them alike. Each sample is one timeit run of `number` calls, `number` chosen so
 that a sample lasts about `sample_seconds`. Reported per call: the minimum
 over repeats (the least disturbed run: the figure to compare) and the median.
 timeit turns the garbage collector off while it times, for every library alike.
+
+The clock is "cpu" (time.process_time: CPU time of the whole process, so it
+includes any work isojson's Go runtime does on its own threads, and excludes
+the time other processes of a busy shared machine hold the CPU) or "wall"
+(time.perf_counter). On an idle machine both give the same figures for these
+single-threaded calls; on a loaded one only "cpu" stays meaningful.
 """
 
 import os
 import statistics
+import time
 import timeit
 from dataclasses import dataclass
 
@@ -19,6 +26,7 @@ import libraries
 CORPUS = ("twitter", "citm_catalog", "canada", "github")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORPUS_DIR = os.path.join(REPO, "testdata", "corpus")
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
 def corpus_path(doc: str) -> str:
@@ -47,9 +55,9 @@ class Timing:
         return statistics.median(self.samples) * 1e6
 
 
-def _calibrate(fn, arg, sample_seconds: float) -> int:
+def _calibrate(fn, arg, sample_seconds: float, clock: str) -> int:
     fn(arg)  # warm up: first-use caches, lazy engine load
-    timer = timeit.Timer("fn(arg)", globals={"fn": fn, "arg": arg})
+    timer = timeit.Timer("fn(arg)", globals={"fn": fn, "arg": arg}, timer=CLOCKS[clock])
     number = 1
     while True:
         t = timer.timeit(number)
@@ -59,14 +67,15 @@ def _calibrate(fn, arg, sample_seconds: float) -> int:
 
 
 def measure(op: str, doc: str, libs: list[libraries.Library], data: bytes, obj,
-            repeats: int, sample_seconds: float) -> dict[str, Timing]:
+            repeats: int, sample_seconds: float, clock: str = "cpu") -> dict[str, Timing]:
     """Times `op` ("loads" of `data` or "dumps" of `obj`) for every library in
     `libs`, interleaved as the module docstring says."""
     timers, timings = [], {}
     for lib in libs:
         fn, arg = (lib.loads, data) if op == "loads" else (lib.dumps, obj)
-        number = _calibrate(fn, arg, sample_seconds)
-        timers.append((lib.name, number, timeit.Timer("fn(arg)", globals={"fn": fn, "arg": arg})))
+        number = _calibrate(fn, arg, sample_seconds, clock)
+        timers.append((lib.name, number,
+                       timeit.Timer("fn(arg)", globals={"fn": fn, "arg": arg}, timer=CLOCKS[clock])))
         timings[lib.name] = Timing(op, doc, lib.name, number, [])
     for r in range(repeats):
         k = r % len(timers)
@@ -91,7 +100,7 @@ def check_isojson(iso: libraries.Library, ref: libraries.Library, data: bytes) -
 
 
 def run(libs: list[libraries.Library], docs=CORPUS, ops=("loads", "dumps"),
-        repeats: int = 15, sample_seconds: float = 0.02, log=print) -> list[Timing]:
+        repeats: int = 15, sample_seconds: float = 0.02, clock: str = "cpu", log=print) -> list[Timing]:
     """Every (op, doc, library) timing. The object dumps serializes is
     orjson's loads of the document, the same object for every library."""
     by_name = {lib.name: lib for lib in libs}
@@ -102,5 +111,5 @@ def run(libs: list[libraries.Library], docs=CORPUS, ops=("loads", "dumps"),
         obj = loader.loads(data)
         for op in ops:
             log(f"  {op} {doc} ({len(data) // 1024} KiB): {', '.join(by_name)}")
-            out.extend(measure(op, doc, libs, data, obj, repeats, sample_seconds).values())
+            out.extend(measure(op, doc, libs, data, obj, repeats, sample_seconds, clock).values())
     return out

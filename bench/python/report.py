@@ -159,11 +159,25 @@ def cases_table(results: dict) -> list[str]:
     return _table(["dumps of", "isojson µs", "orjson µs", "×orjson", "note"], rows, "lrrrl")
 
 
+_CLOCKS = {"cpu": "CPU time of the process (`time.process_time`: counts isojson's Go threads too, "
+                  "not the time other processes hold the CPUs)",
+           "wall": "wall-clock time (`time.perf_counter`)"}
+
+
 def _settings_line(results: dict) -> str:
     s = results.get("settings", {})
-    return (f"Per call: min / median over {s.get('repeats', '?')} timeit repeats, libraries interleaved; "
+    m = results.get("machine", {})
+    load = ""
+    if m.get("load_average", -1) >= 0:
+        end = results.get("load_average_end")
+        load = (f" Load average {m['load_average']:.1f} at the start"
+                + (f", {end:.1f} at the end" if end is not None else "")
+                + f" ({m.get('cores', '?')} cores): wall-clock figures (parallel, threaded) are distorted "
+                "when it exceeds the number of cores.")
+    clock = _CLOCKS.get(s.get("clock", "wall"), s.get("clock"))
+    return (f"Per call: {clock}, min / median over {s.get('repeats', '?')} timeit repeats, libraries interleaved; "
             f"parallel: best of {s.get('rounds', '?')} interleaved run(s) of {s.get('duration', '?')} s each "
-            "(all runs in python.json).")
+            "(all runs in python.json)." + load)
 
 
 def markdown(results: dict) -> str:

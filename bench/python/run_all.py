@@ -74,7 +74,8 @@ def run_percall(results, s):
                 problems[doc] = p
                 log(f"  ⚠ isojson vs orjson on {doc}: {', '.join(p)}")
         results["percall_problems"] = problems
-    timings = percall.run(libs, repeats=s["repeats"], sample_seconds=s["sample_seconds"], log=log)
+    timings = percall.run(libs, repeats=s["repeats"], sample_seconds=s["sample_seconds"],
+                          clock=s["clock"], log=log)
     results["percall"] = [{"op": t.op, "doc": t.doc, "library": t.library, "number": t.number,
                            "min_us": t.min_us, "median_us": t.median_us,
                            "samples_us": [x * 1e6 for x in t.samples]} for t in timings]
@@ -138,13 +139,13 @@ def run_backends(results, s):
     if not names:
         log("  no backends to compare (isojson is a stand-in or has no `backends`)")
         return
-    results["backends"] = backends.run(names, repeats=s["repeats"],
-                                       sample_seconds=s["sample_seconds"], log=log)
+    results["backends"] = backends.run(names, repeats=s["repeats"], sample_seconds=s["sample_seconds"],
+                                       clock=s["clock"], log=log)
 
 
 def run_types(results, s):
-    results["dumps_cases"] = dumps_cases.run(repeats=max(5, s["repeats"] // 2),
-                                             sample_seconds=s["sample_seconds"], log=log)
+    results["dumps_cases"] = dumps_cases.run(repeats=max(5, s["repeats"] // 2), sample_seconds=s["sample_seconds"],
+                                             clock=s["clock"], log=log)
 
 
 def write_outputs(results, out_dir, readme):
@@ -179,6 +180,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts among {', '.join(PARTS)}")
     ap.add_argument("--out", help="directory for the results (default: bench/results for a full run "
                     "of isojson, else a temporary directory; only the default full run rewrites the README)")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="per-call clock: process CPU time (default; robust on a shared machine) or wall time")
     args = ap.parse_args(argv)
     parts = [p for p in args.only.split(",") if p]
     unknown = set(parts) - set(PARTS)
@@ -186,6 +189,7 @@ def main(argv=None) -> int:
         ap.error(f"unknown parts: {', '.join(sorted(unknown))}")
     s = ({"repeats": 5, "sample_seconds": 0.01, "rounds": 1, "duration": 0.4, "quick": True} if args.quick
          else {"repeats": 20, "sample_seconds": 0.025, "rounds": 5, "duration": 0.6, "quick": False})
+    s["clock"] = args.clock
 
     try:
         libraries.load("isojson")
@@ -211,6 +215,7 @@ def main(argv=None) -> int:
             fn(results, s)
             log(f"  ({time.perf_counter() - t:.0f} s)")
     results["elapsed_s"] = round(time.perf_counter() - started, 1)
+    results["load_average_end"] = machine.load_average()
     log("")
     # Only a full run of the real isojson owns bench/results and the README's
     # figures; a stand-in's or a partial run's results go to a temporary directory.
