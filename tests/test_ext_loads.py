@@ -294,3 +294,64 @@ def test_backend_env_choice():
 def test_missing_engine_is_a_runtime_error():
     r = run_python("import isojson\nisojson.loads(b'[1]')", ISOJSON_ENGINE="/nonexistent/libisojson_engine.so")
     assert r.returncode != 0 and "RuntimeError" in r.stderr and "/nonexistent/" in r.stderr, r.stderr
+
+
+SUITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "JSONTestSuite", "test_parsing")
+
+
+def outcome(mod, data):
+    try:
+        return ("ok", repr(mod.loads(data)))
+    except mod.JSONDecodeError as e:
+        return ("error", str(e), e.doc, e.pos, e.lineno, e.colno)
+
+
+def test_suite_errors_as_orjson_for_bytes_and_str():
+    # Every JSONTestSuite document, as bytes and (when UTF-8) as str: the same
+    # values, or the same message, doc and character position. Big integers
+    # are the one deliberate difference (exact ints instead of floats).
+    checked = 0
+    for name in sorted(os.listdir(SUITE)):
+        with open(os.path.join(SUITE, name), "rb") as f:
+            data = f.read()
+        inputs = [data]
+        try:
+            inputs.append(data.decode())
+        except UnicodeDecodeError:
+            pass
+        for inp in inputs:
+            got, want = outcome(isojson, inp), outcome(orjson, inp)
+            if got[0] == want[0] == "ok" and got != want:
+                # Only where orjson made a float of an integer beyond 64 bits.
+                v = isojson.loads(inp)
+                assert isinstance(v, list) and type(v[0]) is int and abs(v[0]) >= 2**63, name
+                assert orjson.loads(inp) == [float(v[0])], name
+                continue
+            assert got == want, (name, type(inp).__name__)
+            checked += 1
+    assert checked > 600
+
+
+def test_recorded_orjson_errors():
+    # testdata/orjson/errors.json: orjson's own (msg, pos) for hundreds of
+    # crafted invalid inputs; run live against orjson too, as bytes and str.
+    path = os.path.join(os.path.dirname(SUITE), "..", "orjson", "errors.json")
+    with open(path) as f:
+        cases = json.load(f)["cases"]
+    assert len(cases) > 300
+    for case in cases:
+        if case["msg"] == "failed to allocate memory":
+            continue  # orjson ran out of C stack while recording (deep nesting)
+        data = bytes.fromhex(case["hex"])
+        got, live = outcome(isojson, data), outcome(orjson, data)
+        assert got[1].startswith(case["msg"] + ":") and got[3] == case["pos"], case["name"]
+        # orjson recurses on the C stack: under pytest's deeper stack it can
+        # fail deep documents with "failed to allocate memory" instead.
+        if "failed to allocate" in live[1]:
+            continue
+        assert got == live, case["name"]
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            continue
+        assert outcome(isojson, text) == outcome(orjson, text), case["name"]
