@@ -86,19 +86,18 @@ def _rounds(configs, counts, s, kind, payload_of, log_label):
     returns one entry per configuration with the best rate (the run the
     shared machine disturbed least, as min-of-repeats for per-call times)
     and the median."""
-    runs = {}
+    runs, failed = {}, {}
     for r in range(s["rounds"]):
         for n in counts:
             for lib, mode, payload_key in configs:
                 key = (lib, mode, payload_key, n)
-                if runs.get(key) == "error":
+                if key in failed:
                     continue
                 try:
                     run = parallel.measure(lib, mode, n, s["duration"], kind, payload_of(payload_key))
                 except parallel.WorkerFailed as e:
                     log(f"  {lib} {mode} ×{n}: FAILED: {e}")
-                    runs[key] = "error"
-                    runs[key + ("msg",)] = str(e).split(": ", 1)[-1]
+                    failed[key] = str(e).split(": ", 1)[-1]
                     continue
                 runs.setdefault(key, []).append(run)
                 note = f", {run.errors} WRONG RESULTS" if run.errors else ""
@@ -110,8 +109,8 @@ def _rounds(configs, counts, s, kind, payload_of, log_label):
             entry = {"library": lib, "mode": mode, "workers": n}
             if payload_key is not None:
                 entry["doc"] = payload_key
-            if runs.get(key) == "error" or key not in runs:
-                entry.update(rate=0, error=runs.get(key + ("msg",), "not run"))
+            if key not in runs:
+                entry.update(rate=0, error=failed.get(key, "not run"))
             else:
                 rates = [x.rate for x in runs[key]]
                 entry.update(rate=max(rates), median_rate=statistics.median(rates), rates=rates,
