@@ -44,6 +44,19 @@ func TestAllDigitsAndEightDigits(t *testing.T) {
 				t.Fatalf("eightDigits(%q) = %d", b, got)
 			}
 		}
+		k := 0
+		for k < 8 && b[k] >= '0' && b[k] <= '9' {
+			k++
+		}
+		if got := leadingDigits(w); got != k {
+			t.Fatalf("leadingDigits(%q) = %d, want %d", b, got, k)
+		}
+		if k < 8 {
+			v, _ := strconv.ParseUint("0"+string(b[:k]), 10, 64)
+			if got := digitsValue(w, k); got != v {
+				t.Fatalf("digitsValue(%q, %d) = %d, want %d", b, k, got, v)
+			}
+		}
 	}
 }
 

@@ -39,13 +39,19 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 	// most maxManDigits significant ones, man is exact.
 	var man uint64
 	intStart := i
+	// Eight bytes at a time: whole words of digits, then the run's last
+	// 1..7 digits converted at once; bytewise only near the input's end.
 	for i+8 <= n {
 		w := load64(src, i)
-		if !allDigits(w) {
-			break
+		k := leadingDigits(w)
+		if k == 8 {
+			man = man*1e8 + eightDigits(w)
+			i += 8
+			continue
 		}
-		man = man*1e8 + eightDigits(w)
-		i += 8
+		man = man*pow10u[k] + digitsValue(w, k)
+		i += k
+		goto intDone
 	}
 	for ; i < n; i++ {
 		d := src[i] - '0'
@@ -54,6 +60,7 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 		}
 		man = man*10 + uint64(d)
 	}
+intDone:
 	intDigits := i - intStart
 	if intDigits == 0 || src[intStart] == '0' && intDigits > 1 {
 		return 0, numberError(src, start)
@@ -76,11 +83,15 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 		fracStart := i
 		for i+8 <= n {
 			w := load64(src, i)
-			if !allDigits(w) {
-				break
+			k := leadingDigits(w)
+			if k == 8 {
+				man = man*1e8 + eightDigits(w)
+				i += 8
+				continue
 			}
-			man = man*1e8 + eightDigits(w)
-			i += 8
+			man = man*pow10u[k] + digitsValue(w, k)
+			i += k
+			goto fracDone
 		}
 		for ; i < n; i++ {
 			d := src[i] - '0'
@@ -89,6 +100,7 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 			}
 			man = man*10 + uint64(d)
 		}
+	fracDone:
 		frac := i - fracStart
 		if frac == 0 {
 			return 0, numberError(src, start)
@@ -284,6 +296,27 @@ func parseUint64(b []byte) (uint64, bool) {
 		u = lo
 	}
 	return u, true
+}
+
+// pow10u are the powers of ten below 10^8, for digitsValue's results.
+var pow10u = [8]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7}
+
+// leadingDigits counts the ASCII digits at the start of w (0 to 8). A byte
+// above '9' reaches the high bit when 0x46 is added (or has it already); a
+// byte below '0' borrows when 0x30 is subtracted. Carries and borrows only
+// start at a flagged byte, so the lowest flag is exact.
+func leadingDigits(w uint64) int {
+	above := w + ones*0x46 | w
+	below := (w - ones*0x30) &^ w
+	return bits.TrailingZeros64((above|below)&highs) >> 3
+}
+
+// digitsValue is the value of the first k (0..7) digits of w: they are
+// shifted to the top bytes and the bytes below filled with '0', which add
+// nothing to eightDigits' result.
+func digitsValue(w uint64, k int) uint64 {
+	s := uint(8-k) * 8 // 64 for k = 0: Go shifts everything out
+	return eightDigits(w<<s | ones*'0'&(1<<s-1))
 }
 
 // allDigits reports whether the eight bytes of w are all '0'..'9'. A digit

@@ -14,15 +14,13 @@ func init() {
 	backend.Register(&backend.Backend{Name: "scalar", Rank: 100, Parser: Parser{}})
 }
 
-// frame is an open container's state, saved while a nested one is parsed.
-type frame struct {
-	at     int // tape index of the container's header
-	count  int // elements or members so far
-	object bool
-}
-
-// stack holds the open containers; pooled so that Parse allocates nothing.
-type stack [backend.MaxDepth]frame
+// stack holds the tape index of each enclosing container's header while a
+// nested one is parsed; pooled so that Parse allocates nothing. A
+// container's element count is kept in its header as it grows, and its kind
+// says whether it is an object, so an index is all the state there is: few
+// values stay live across the calls to the string and number scanners (Go
+// saves every register around a call).
+type stack [backend.MaxDepth]int
 
 var stacks = sync.Pool{New: func() any { return new(stack) }}
 
@@ -51,11 +49,9 @@ func parse(src []byte, t *backend.Tape, s *stack) error {
 		return fail(src, 0, backend.MsgOnlyWhitespace)
 	}
 	var (
-		depth  int  // open containers
-		at     int  // tape index of the innermost one
-		count  int  // its elements or members so far
-		object bool // whether it is an object
-		err    error
+		depth int // open containers
+		at    int // tape index of the innermost one's header
+		err   error
 	)
 
 value: // i < n
@@ -68,13 +64,11 @@ value: // i < n
 		if depth == backend.MaxDepth {
 			return fail(src, i+1, backend.MsgDepth)
 		}
-		s[depth] = frame{at, count, object}
+		s[depth] = at
 		depth++
-		object = c == '{'
-		count = 0
 		at = len(t.Words)
 		reserveWords(t, backend.ContainerWords)
-		if object {
+		if c == '{' {
 			t.Words = append(t.Words, uint64(backend.KindObject)<<backend.KindShift, 0)
 		} else {
 			t.Words = append(t.Words, uint64(backend.KindArray)<<backend.KindShift, 0)
@@ -82,7 +76,7 @@ value: // i < n
 		if i = skipSpace(src, i+1); i >= n {
 			return failEnd(src)
 		}
-		if object {
+		if c == '{' {
 			switch src[i] {
 			case '"':
 				goto key
@@ -127,11 +121,11 @@ next: // a value ended just before src[i]
 		}
 		return nil
 	}
-	count++
+	t.Words[at]++ // the count, in the header's low bits
 	if i = skipSpace(src, i); i >= n {
 		return failEnd(src)
 	}
-	if object {
+	if backend.Kind(t.Words[at]>>backend.KindShift) == backend.KindObject {
 		switch src[i] {
 		case ',':
 			comma := i
@@ -183,10 +177,9 @@ key: // src[i] == '"'
 	goto value
 
 close: // the container at tape index at ended just before src[i]
-	t.Words[at] |= uint64(count)
 	t.Words[at+1] = uint64(len(t.Words))
 	depth--
-	at, count, object = s[depth].at, s[depth].count, s[depth].object
+	at = s[depth]
 	goto next
 }
 
