@@ -81,9 +81,10 @@ func appendInt(dst []byte, v int64) []byte {
 	return appendUint(dst, uint64(v))
 }
 
-// maxFloatLen bounds appendFloat's output: "-0.00000" + 17 digits, or
-// "-d.dddddddddddddddde-324".
-const maxFloatLen = 32
+// maxFloatLen is the room appendFloat needs: its output is at most 24 bytes
+// ("-d.dddddddddddddddde-324"), and its block copies write up to 40 bytes
+// past the sign.
+const maxFloatLen = 41
 
 // appendFloat appends f as orjson 3.13 does: the shortest digits that read
 // back as f, NaN and ±Inf as null, and this layout (measured on orjson): with
@@ -112,7 +113,9 @@ func digits8(x uint64) uint64 {
 const asciiZeros = 0x3030303030303030
 
 // appendFloatBits is appendFloat of the float64 whose bits are u, as the
-// tape stores it.
+// tape stores it. The digits are laid out with fixed-size block copies
+// (they compile to a few 8- and 16-byte moves) that may write past the
+// final length but stay within the maxFloatLen bytes the caller reserved.
 func appendFloatBits(dst []byte, u uint64) []byte {
 	if u&(0x7ff<<52) == 0x7ff<<52 {
 		return append(dst, "null"...)
@@ -124,12 +127,14 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 		return append(dst, "0.0"...)
 	}
 	m, e := shortestDecimal(math.Float64frombits(u &^ (1 << 63)))
-	// m has at most 17 digits: one on its own, then two groups of eight.
+	// m has at most 17 digits: one on its own, then two groups of eight,
+	// written to s[7:24]; s is longer so that block copies can overshoot.
 	top := m / 1e16
 	rest := m - top*1e16
 	a := rest / 1e8
 	w0, w1 := digits8(a), digits8(rest-a*1e8)
-	// Digits count and trailing zeros from the zero bytes of the groups.
+	// The digit count and the trailing zeros come from the zero bytes of
+	// the groups.
 	var n, tz int
 	switch {
 	case top != 0:
@@ -146,49 +151,83 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 	} else {
 		tz = 16
 	}
-	var s [24]byte
+	var s [48]byte
 	s[7] = byte('0' + top)
 	binary.LittleEndian.PutUint64(s[8:], w0|asciiZeros)
 	binary.LittleEndian.PutUint64(s[16:], w1|asciiZeros)
-	d := s[24-n : 24-tz]
-	e += tz
-	n -= tz
-	p := n + e
+	first := 24 - n // s[first:24] are m's digits, s[first:24-tz] the significant ones
+	p := n + e      // the decimal point's position in the digits
 	l := len(dst)
+	out := dst[l : l+maxFloatLen-1]
 	switch {
-	case e >= 0 && p <= 16:
-		// Integer: digits, e zeros, ".0".
-		dst = append(dst, d...)
-		dst = dst[:l+p+2]
-		for i := l + n; i < l+p; i++ {
-			dst[i] = '0'
+	case e+tz >= 0 && p <= 16:
+		// An integer: m's digits, e zeros (e > 0 only just below 10^16),
+		// ".0". (With e < 0, m's trailing zeros run past the point, which
+		// overwrites the first of them.)
+		copy24(out, s[first:])
+		for i := n; i < p; i++ {
+			out[i] = '0'
 		}
-		dst[l+p] = '.'
-		dst[l+p+1] = '0'
+		out[p] = '.'
+		out[p+1] = '0'
+		return dst[:l+p+2]
 	case p > 0 && p <= 16:
-		// Point inside the digits.
-		dst = append(dst, d[:p]...)
-		dst = append(dst, '.')
-		dst = append(dst, d[p:]...)
+		// The point inside the digits: d[:p] "." d[p:].
+		copy24(out, s[first:])
+		copy16(out[p+1:], s[first+p:])
+		out[p] = '.'
+		return dst[:l+n-tz+1]
 	case p > -5 && p <= 0:
 		// "0." then -p zeros then the digits.
-		dst = append(dst, "0.0000"[:2-p]...)
-		dst = append(dst, d...)
-	default:
-		// d[.ddd]e±x
-		dst = append(dst, d[0])
-		if n > 1 {
-			dst = append(dst, '.')
-			dst = append(dst, d[1:]...)
-		}
-		x := p - 1
-		if x < 0 {
-			dst = append(dst, 'e', '-')
-			x = -x
-		} else {
-			dst = append(dst, 'e', '+')
-		}
-		dst = appendUint(dst, uint64(x))
+		binary.LittleEndian.PutUint64(out, 0x3030303030302e30) // "0.000000"
+		copy24(out[2-p:], s[first:])
+		return dst[:l+2-p+n-tz]
 	}
-	return dst
+	// d[.ddd]e±x
+	copy24(out[1:], s[first:])
+	out[0] = out[1]
+	k := 1
+	if n-tz > 1 {
+		out[1] = '.'
+		k = n - tz + 1
+	}
+	x := p - 1
+	out[k] = 'e'
+	out[k+1] = '+'
+	if x < 0 {
+		out[k+1] = '-'
+		x = -x
+	}
+	k += 2
+	switch {
+	case x < 10:
+		out[k] = byte('0' + x)
+		k++
+	case x < 100:
+		out[k] = digitPairs[2*x]
+		out[k+1] = digitPairs[2*x+1]
+		k += 2
+	default:
+		out[k] = byte('0' + x/100)
+		x %= 100
+		out[k+1] = digitPairs[2*x]
+		out[k+2] = digitPairs[2*x+1]
+		k += 3
+	}
+	return dst[:l+k]
+}
+
+// copy24 and copy16 copy a fixed number of bytes with 8-byte moves (an
+// array assignment would call memmove).
+func copy24(dst, src []byte) {
+	_, _ = dst[23], src[23]
+	binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+	binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
+	binary.LittleEndian.PutUint64(dst[16:], binary.LittleEndian.Uint64(src[16:]))
+}
+
+func copy16(dst, src []byte) {
+	_, _ = dst[15], src[15]
+	binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+	binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
 }

@@ -64,10 +64,8 @@ func BenchmarkAppendFloat(b *testing.B) {
 		fs[i] = (r.Float64() - 0.5) * 200
 	}
 	buf := make([]byte, 0, 64)
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		buf = appendFloat(buf[:0], fs[i&1023])
-	}
+	i := 0
+	loopCPU(b, 0, func() { buf = appendFloat(buf[:0], fs[i&1023]); i++ })
 }
 
 func BenchmarkAppendInt(b *testing.B) {
@@ -77,10 +75,8 @@ func BenchmarkAppendInt(b *testing.B) {
 		vs[i] = int64(r.Uint64() >> r.IntN(64))
 	}
 	buf := make([]byte, 0, 64)
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		buf = appendInt(buf[:0], vs[i&1023])
-	}
+	i := 0
+	loopCPU(b, 0, func() { buf = appendInt(buf[:0], vs[i&1023]); i++ })
 }
 
 func BenchmarkShortestDecimal(b *testing.B) {
@@ -90,10 +86,8 @@ func BenchmarkShortestDecimal(b *testing.B) {
 		fs[i] = r.Float64() * 100
 	}
 	var sink uint64
-	for i := 0; b.Loop(); i++ {
-		m, _ := shortestDecimal(fs[i&1023])
-		sink += m
-	}
+	i := 0
+	loopCPU(b, 0, func() { m, _ := shortestDecimal(fs[i&1023]); sink += m; i++ })
 	_ = sink
 }
 
@@ -104,7 +98,6 @@ func BenchmarkStrconvAppendFloat(b *testing.B) {
 		fs[i] = (r.Float64() - 0.5) * 200
 	}
 	buf := make([]byte, 0, 64)
-	for i := 0; b.Loop(); i++ {
-		buf = strconv.AppendFloat(buf[:0], fs[i&1023], 'g', -1, 64)
-	}
+	i := 0
+	loopCPU(b, 0, func() { buf = strconv.AppendFloat(buf[:0], fs[i&1023], 'g', -1, 64); i++ })
 }
