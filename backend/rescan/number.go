@@ -70,9 +70,13 @@ func AppendNumber(t *backend.Tape, src []byte, off, end int) bool {
 	}
 	if float {
 		text := src[off:end]
-		f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
-		if err != nil && math.IsInf(f, 0) {
-			return false
+		f, exact := clinger(text)
+		if !exact {
+			var err error
+			f, err = strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
+			if err != nil && math.IsInf(f, 0) {
+				return false
+			}
 		}
 		t.AppendNumber(backend.KindFloat, math.Float64bits(f))
 		return true
@@ -121,4 +125,68 @@ func appendBigInt(t *backend.Tape, src []byte, off, end int) bool {
 		Storage: backend.StorageInput, Class: backend.ClassASCII, Clean: true, Len: end - off, Where: uint64(off),
 	})
 	return true
+}
+
+// exactPow10 holds the powers of ten that a float64 represents exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// clinger converts the valid JSON float text when its digits form an
+// integer of at most 2^53 and its decimal exponent is within ±22: both are
+// then exact float64s and one multiplication or division rounds correctly
+// (Clinger's fast path), giving strconv.ParseFloat's result. exact is false
+// otherwise, and the caller uses strconv.ParseFloat.
+func clinger(text []byte) (f float64, exact bool) {
+	i, neg := 0, false
+	if text[0] == '-' {
+		i, neg = 1, true
+	}
+	var man uint64
+	digits, exp := 0, 0
+	for ; i < len(text) && text[i]-'0' < 10; i++ {
+		man = man*10 + uint64(text[i]-'0')
+		digits++
+	}
+	if i < len(text) && text[i] == '.' {
+		for i++; i < len(text) && text[i]-'0' < 10; i++ {
+			man = man*10 + uint64(text[i]-'0')
+			digits++
+			exp--
+		}
+	}
+	if digits > 19 { // man may have overflowed
+		return 0, false
+	}
+	if i < len(text) { // the exponent: [eE][+-]?digits
+		i++
+		eneg := false
+		if text[i] == '+' || text[i] == '-' {
+			eneg = text[i] == '-'
+			i++
+		}
+		if len(text)-i > 4 {
+			return 0, false
+		}
+		e := 0
+		for ; i < len(text); i++ {
+			e = e*10 + int(text[i]-'0')
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if man > 1<<53 || exp < -22 || exp > 22 {
+		return 0, false
+	}
+	f = float64(man)
+	if exp < 0 {
+		f /= exactPow10[-exp]
+	} else {
+		f *= exactPow10[exp]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }

@@ -3,6 +3,7 @@ package rescan
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -203,6 +204,43 @@ func TestAppendNumber(t *testing.T) {
 			t.Errorf("AppendNumber(%q) ok = %v", tc.in, ok)
 		case ok && !tc.check(&tp):
 			t.Errorf("AppendNumber(%q) wrote %x", tc.in, tp.Words)
+		}
+	}
+}
+
+// TestFloatsAgreeWithStrconv checks the fast path and the fallback bit for
+// bit against strconv.ParseFloat on seeded random texts of every shape.
+func TestFloatsAgreeWithStrconv(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	digits := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		if b[0] == '0' && n > 1 {
+			b[0] = '1' + byte(r.IntN(9))
+		}
+		return string(b)
+	}
+	for range 200000 {
+		s := digits(1 + r.IntN(20))
+		if r.IntN(2) == 0 {
+			s = "-" + s
+		}
+		if r.IntN(3) > 0 {
+			s += "." + digits(1+r.IntN(18))
+		}
+		if r.IntN(2) == 0 || !strings.Contains(s, ".") {
+			s += []string{"e", "E", "e+", "e-", "E-"}[r.IntN(5)] + strconv.Itoa(r.IntN(330))
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		var tp backend.Tape
+		ok := AppendNumber(&tp, []byte(s), 0, len(s))
+		if ok != (err == nil || !math.IsInf(want, 0)) {
+			t.Fatalf("%s: ok = %v, strconv says %v", s, ok, err)
+		}
+		if ok && tp.Words[1] != math.Float64bits(want) {
+			t.Fatalf("%s = %v, want %v", s, tp.Float(0), want)
 		}
 	}
 }
