@@ -355,3 +355,42 @@ def test_recorded_orjson_errors():
         except UnicodeDecodeError:
             continue
         assert outcome(isojson, text) == outcome(orjson, text), case["name"]
+
+
+def test_subinterpreters_in_parallel_threads():
+    # Own-GIL interpreters run loads truly in parallel, each with its own
+    # module state (key cache, exception type) over one shared engine.
+    from concurrent import interpreters
+
+    code = (
+        "import isojson, json\n"
+        "for name in ['twitter', 'citm_catalog', 'github']:\n"
+        f"    data = open({CORPUS!r} + '/' + name + '.json', 'rb').read()\n"
+        "    want = json.loads(data)\n"
+        "    for _ in range(3):\n"
+        "        assert isojson.loads(data) == want, name\n"
+        "        assert isojson.loads(data.decode()) == want, name\n"
+        "try:\n"
+        "    isojson.loads(b'{\"k\": tru}')\n"
+        "except json.JSONDecodeError as e:\n"
+        "    assert e.pos == 6 and type(e).__module__ == 'isojson'\n"
+    )
+    interps = [interpreters.create() for _ in range(3)]
+    errors = []
+
+    def run(interp):
+        try:
+            interp.exec(code)
+        except BaseException as e:
+            errors.append(e)
+
+    try:
+        threads = [threading.Thread(target=run, args=(i,)) for i in interps]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        for i in interps:
+            i.close()
+    assert not errors, errors[0]
