@@ -3,6 +3,8 @@ package writer
 import (
 	"bytes"
 	"runtime"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -171,5 +173,45 @@ func TestLoneSurrogateReplaced(t *testing.T) {
 	runtime.KeepAlive(units)
 	if !utf8.Valid(got) || string(got) != "\"a\uFFFDb\uFFFD😀\"" {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestSortKeysLarge(t *testing.T) {
+	// More than 32 members (the merge sort path), shared 8-byte prefixes,
+	// repeated keys (which keep their order), and keys shorter than 8 bytes
+	// that differ only by a trailing NUL.
+	r := []string{"prefix__", "prefix__a", "prefix__\x00", "", "\x00", "a", "a\x00", "é", "prefix_", "zz", "€€€€€€€€"}
+	var doc strings.Builder
+	var keys []string
+	doc.WriteString("{")
+	for n := range 300 {
+		k := r[n*7%len(r)] + strings.Repeat("k", n%3)
+		if n > 0 {
+			doc.WriteString(",")
+		}
+		doc.WriteString(quoteJSON(k) + ":" + strconv.Itoa(n))
+		keys = append(keys, k)
+	}
+	doc.WriteString("}")
+	tp, err := tapeOf([]byte(doc.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := make([]int, len(keys))
+	for n := range order {
+		order[n] = n
+	}
+	sort.SliceStable(order, func(a, b int) bool { return keys[order[a]] < keys[order[b]] })
+	var want strings.Builder
+	want.WriteString("{")
+	for n, k := range order {
+		if n > 0 {
+			want.WriteString(",")
+		}
+		want.WriteString(quoteJSON(keys[k]) + ":" + strconv.Itoa(k))
+	}
+	want.WriteString("}")
+	if got := string(Append(nil, tp, nil, SortKeys)); got != want.String() {
+		t.Errorf("got  %s\nwant %s", got, want.String())
 	}
 }

@@ -2,12 +2,21 @@ package writer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/isojson/isojson/backend"
 )
+
+// sortKey is a member being sorted: the first eight bytes of its key's
+// UTF-8 text (big-endian, zero-padded), which decide most comparisons with
+// one integer compare, and the key's tape index.
+type sortKey struct {
+	prefix uint64
+	index  int
+}
 
 // sortedMembers writes the members of the object whose first key is at j
 // and which ends at end, ordered by key as OPT_SORT_KEYS does: Python's str
@@ -16,15 +25,73 @@ import (
 func (e *encoder) sortedMembers(j, end, depth int) {
 	base := len(e.keys)
 	for j < end {
-		e.keys = append(e.keys, j)
+		e.keys = append(e.keys, sortKey{e.keyPrefix(j), j})
 		j = e.t.Next(j + backend.RefWords)
 	}
-	slices.SortStableFunc(e.keys[base:], e.compareKeys)
+	keys := e.keys[base:]
+	if len(keys) <= 32 {
+		// Insertion sort: stable, and the fastest for the usual object.
+		for k := 1; k < len(keys); k++ {
+			for m := k; m > 0 && e.lessKey(keys[m], keys[m-1]); m-- {
+				keys[m], keys[m-1] = keys[m-1], keys[m]
+			}
+		}
+	} else {
+		slices.SortStableFunc(keys, e.compareSortKeys)
+	}
 	// e.keys may move while members nest; index it afresh each time.
 	for n := range len(e.keys) - base {
-		e.member(e.keys[base+n], depth, n == 0)
+		e.member(e.keys[base+n].index, depth, n == 0)
 	}
 	e.keys = e.keys[:base]
+}
+
+func (e *encoder) lessKey(a, b sortKey) bool {
+	if a.prefix != b.prefix {
+		return a.prefix < b.prefix
+	}
+	return e.compareKeys(a.index, b.index) < 0
+}
+
+func (e *encoder) compareSortKeys(a, b sortKey) int {
+	if a.prefix != b.prefix {
+		if a.prefix < b.prefix {
+			return -1
+		}
+		return 1
+	}
+	return e.compareKeys(a.index, b.index)
+}
+
+// keyPrefix returns the first eight bytes of the UTF-8 text of the key at
+// i as a big-endian number, zero-padded: prefixes order like the keys, and
+// equal prefixes need a full comparison.
+func (e *encoder) keyPrefix(i int) uint64 {
+	h := e.words[i]
+	if backend.Width(h>>backend.WidthShift&3) == backend.WidthUTF8 {
+		k := e.keyUTF8(h, i)
+		if len(k) >= 8 {
+			return binary.BigEndian.Uint64(k)
+		}
+		var b [8]byte
+		copy(b[:], k)
+		return binary.BigEndian.Uint64(b[:])
+	}
+	var b [12]byte // room for the last character's overflow
+	n := 0
+	for c := e.codePointsOf(h, i); n < 8; {
+		r := c.next()
+		if r < 0 {
+			break
+		}
+		if r < 0x80 {
+			b[n] = byte(r)
+			n++
+		} else {
+			n += utf8.EncodeRune(b[n:], r)
+		}
+	}
+	return binary.BigEndian.Uint64(b[:8])
 }
 
 // compareKeys orders the keys at tape indices a and b by code point.

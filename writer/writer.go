@@ -77,7 +77,7 @@ type encoder struct {
 	bigFloat bool
 	// keys is a stack of member indices being written in sorted order;
 	// each sorted object pushes its members and pops them when done.
-	keys []int
+	keys []sortKey
 }
 
 var encoderPool = sync.Pool{New: func() any { return new(encoder) }}
