@@ -59,10 +59,17 @@ func (c *converter) convert(pj *simd.ParsedJson, src []byte, t *backend.Tape) bo
 	t.ReserveWords(end + end/2)
 	for i := 1; i < end; i++ {
 		w := tape[i]
-		switch simd.Tag(w >> tagShift) {
+		tag := simd.Tag(w >> tagShift)
+		// Only one value may stand at the root; containers close in order.
+		// simdjson-go guarantees both, but a wrong tape must never become
+		// wrong data or a panic.
+		if len(open) == 0 && len(t.Words) > 0 {
+			return false
+		}
+		switch tag {
 		case simd.TagArrayStart, simd.TagObjectStart:
 			k := backend.KindArray
-			if simd.Tag(w>>tagShift) == simd.TagObjectStart {
+			if tag == simd.TagObjectStart {
 				k = backend.KindObject
 			}
 			if len(open) >= backend.MaxDepth {
@@ -73,15 +80,21 @@ func (c *converter) convert(pj *simd.ParsedJson, src []byte, t *backend.Tape) bo
 			}
 			open = append(open, frame{at: t.OpenContainer(k)})
 			continue
-		case simd.TagArrayEnd:
+		case simd.TagArrayEnd, simd.TagObjectEnd:
+			if len(open) == 0 {
+				return false
+			}
 			f := open[len(open)-1]
 			open = open[:len(open)-1]
+			if tag == simd.TagObjectEnd {
+				if t.Kind(f.at) != backend.KindObject || f.values%2 != 0 {
+					return false
+				}
+				f.values /= 2
+			} else if t.Kind(f.at) != backend.KindArray {
+				return false
+			}
 			t.CloseContainer(f.at, f.values)
-			continue
-		case simd.TagObjectEnd:
-			f := open[len(open)-1]
-			open = open[:len(open)-1]
-			t.CloseContainer(f.at, f.values/2)
 			continue
 		case simd.TagNull:
 			t.AppendScalar(backend.KindNull)
@@ -90,19 +103,27 @@ func (c *converter) convert(pj *simd.ParsedJson, src []byte, t *backend.Tape) bo
 		case simd.TagBoolFalse:
 			t.AppendScalar(backend.KindFalse)
 		case simd.TagInteger:
-			i++
+			if i++; i >= end {
+				return false
+			}
 			t.AppendNumber(backend.KindInt, tape[i])
 		case simd.TagUint:
-			i++
+			if i++; i >= end {
+				return false
+			}
 			t.AppendNumber(backend.KindUint, tape[i])
 		case simd.TagFloat:
 			if simd.FloatFlags(w & payloadMask).Contains(simd.FloatOverflowedInteger) {
 				return false // an integer beyond 64 bits: isojson keeps its digits
 			}
-			i++
+			if i++; i >= end {
+				return false
+			}
 			t.AppendNumber(backend.KindFloat, tape[i])
 		case simd.TagString:
-			i++
+			if i++; i >= end {
+				return false
+			}
 			openAt, closeAt, ok := appendString(t, pj, src, w&payloadMask, tape[i], cur)
 			if !ok {
 				return false
@@ -131,6 +152,9 @@ func (c *converter) convert(pj *simd.ParsedJson, src []byte, t *backend.Tape) bo
 func appendString(t *backend.Tape, pj *simd.ParsedJson, src []byte, p, n uint64, cur int) (openAt, closeAt int, ok bool) {
 	if p&inStringBuf == 0 {
 		// No escapes: the text is src[p:p+n].
+		if p == 0 || p+n >= uint64(len(src)) || src[p-1] != '"' || src[p+n] != '"' {
+			return 0, 0, false
+		}
 		off := int(p)
 		body := src[off : off+int(n)]
 		c, chars, valid := rescan.InputString(body)

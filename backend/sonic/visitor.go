@@ -121,7 +121,11 @@ func (v *tapeVisitor) OnString(s string) error {
 }
 
 func (v *tapeVisitor) OnObjectKey(key string) error {
-	v.open[len(v.open)-1].values++
+	n := len(v.open)
+	if n == 0 || v.t.Kind(v.open[n-1].at) != backend.KindObject {
+		return errFallback // sonic never does this; a wrong walk must not panic
+	}
+	v.open[n-1].values++
 	return v.appendString(key)
 }
 
@@ -216,13 +220,21 @@ func (v *tapeVisitor) begin(k backend.Kind) error {
 func (v *tapeVisitor) end(members bool) error {
 	n := len(v.open)
 	if n == 0 {
+		if v.ended || members {
+			return errFallback
+		}
 		v.ended = true // the wrapper
 		return nil
 	}
 	f := v.open[n-1]
 	v.open = v.open[:n-1]
 	if members {
+		if v.t.Kind(f.at) != backend.KindObject || f.values%2 != 0 {
+			return errFallback
+		}
 		f.values /= 2
+	} else if v.t.Kind(f.at) != backend.KindArray {
+		return errFallback
 	}
 	v.t.CloseContainer(f.at, f.values)
 	return nil
