@@ -1,0 +1,72 @@
+package scalar_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/isojson/isojson/backend"
+	"github.com/isojson/isojson/backend/scalar"
+	"github.com/isojson/isojson/conformance"
+)
+
+// FuzzParse checks that the parser never panics, that every error is a
+// *backend.SyntaxError with an offset inside the input, that an accepted
+// input yields a well-formed tape, and that acceptance agrees with
+// encoding/json.Valid except where orjson (and so isojson) deliberately
+// differs: nesting deeper than 1024, numbers that overflow float64, escaped
+// lone surrogates and invalid UTF-8 in strings (encoding/json accepts both).
+func FuzzParse(f *testing.F) {
+	for _, dir := range []string{"JSONTestSuite/test_parsing", "roundtrip", "transform"} {
+		entries, _ := os.ReadDir(filepath.Join("..", "..", "testdata", dir))
+		for _, e := range entries {
+			if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", dir, e.Name())); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Add([]byte(`{"a":[1,2.5e-3,"\u00e9\ud83d\ude00",true,false,null,{}],"b":-0}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var tape backend.Tape
+		err := scalar.Parser{}.Parse(src, &tape)
+		valid := json.Valid(src)
+		if err != nil {
+			var se *backend.SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %T %v", err, err)
+			}
+			if se.Offset < 0 || se.Offset > int64(len(src)) {
+				t.Fatalf("offset %d outside input of %d bytes", se.Offset, len(src))
+			}
+			if valid && !orjsonStricter(src, se) {
+				t.Fatalf("%q: rejected (%v), encoding/json accepts", src, err)
+			}
+			return
+		}
+		if !valid {
+			t.Fatalf("%q: accepted, encoding/json rejects", src)
+		}
+		if !utf8.Valid(src) {
+			t.Fatalf("%q: accepted invalid UTF-8", src)
+		}
+		if err := conformance.Check(&tape, src); err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+	})
+}
+
+// orjsonStricter reports whether a rejection of valid JSON is one of
+// orjson's deliberate limits.
+func orjsonStricter(src []byte, se *backend.SyntaxError) bool {
+	switch se.Msg {
+	case backend.MsgInvalidUTF8:
+		return !utf8.Valid(src)
+	case backend.MsgDepth, backend.MsgInfinity,
+		backend.MsgNoLowSurrogate, backend.MsgBadLowSurrogate, backend.MsgLoneLowSurrogate, backend.MsgInvalidPairHex:
+		return true
+	}
+	return false
+}
