@@ -114,20 +114,27 @@ static inline int dumps_number(dumps_ctx *c, enum isojson_kind k, uint64_t bits)
     return 0;
 }
 
-/* A ref entry pointing at external memory. */
-static inline int dumps_ref(dumps_ctx *c, enum isojson_kind k, enum isojson_class cls, enum isojson_width width,
-                            const void *data, size_t len, size_t chars)
+/* A ref entry pointing at external memory; clean says the text needs no
+ * escaping (ISOJSON_CLEAN_BIT). */
+static inline int dumps_ref_clean(dumps_ctx *c, enum isojson_kind k, enum isojson_class cls,
+                                  enum isojson_width width, const void *data, size_t len, size_t chars, int clean)
 {
     if (dumps_reserve(c, 3) < 0)
         return -1;
     uint64_t *w = c->tape.words + c->tape.len;
-    w[0] = dumps_kind(k) | (uint64_t)ISOJSON_EXTERNAL << ISOJSON_STORAGE_SHIFT |
+    w[0] = dumps_kind(k) | (clean ? ISOJSON_CLEAN_BIT : 0) | (uint64_t)ISOJSON_EXTERNAL << ISOJSON_STORAGE_SHIFT |
            (uint64_t)cls << ISOJSON_CLASS_SHIFT | (uint64_t)width << ISOJSON_WIDTH_SHIFT |
            ((uint64_t)len & ISOJSON_LEN_MASK);
     w[1] = (uint64_t)(uintptr_t)data;
     w[2] = chars;
     c->tape.len += 3;
     return 0;
+}
+
+static inline int dumps_ref(dumps_ctx *c, enum isojson_kind k, enum isojson_class cls, enum isojson_width width,
+                            const void *data, size_t len, size_t chars)
+{
+    return dumps_ref_clean(c, k, cls, width, data, len, chars, 0);
 }
 
 /* Opens an Array or Object; returns its index. */
