@@ -403,19 +403,20 @@ def first_difference(a, b):
     return f"first difference at byte {i} (len {len(a)} vs {len(b)}): {a[lo:i + 30]!r} vs {b[lo:i + 30]!r}"
 
 
-def fragmentize_big_ints(obj):
+def fragmentize_big_ints(obj, passthrough=False):
     """obj with every int beyond orjson's 64-bit range replaced by a Fragment
     of its decimal digits: what isojson must write for such an int (the same
-    digits json.dumps writes)."""
+    digits json.dumps writes). An int subclass is written as an int too,
+    unless passthrough (OPT_PASSTHROUGH_SUBCLASS) hands it to default=."""
     t = type(obj)
-    if t is int and not INT64_MIN <= obj <= UINT64_MAX:
-        return orjson.Fragment(json.dumps(obj).encode())
+    if (t is int or t is MyInt and not passthrough) and not INT64_MIN <= obj <= UINT64_MAX:
+        return orjson.Fragment(str(int(obj)).encode())
     if t is list or t is MyList:
-        return t(fragmentize_big_ints(v) for v in obj)
+        return t(fragmentize_big_ints(v, passthrough) for v in obj)
     if t is tuple or t is MyTuple:
-        return t(fragmentize_big_ints(v) for v in obj)
+        return t(fragmentize_big_ints(v, passthrough) for v in obj)
     if t is dict or t is MyDict:
-        return t((k, fragmentize_big_ints(v)) for k, v in obj.items())
+        return t((k, fragmentize_big_ints(v, passthrough)) for k, v in obj.items())
     return obj
 
 
@@ -423,7 +424,7 @@ def expected_dumps(obj, option=None, default=None):
     """The outcome isojson.dumps must have: orjson's, except that ints beyond
     64 bits are written as their digits (when STRICT_INTEGER is off)."""
     if EXACT_BIG_INTS and not (option or 0) & orjson.OPT_STRICT_INTEGER:
-        obj = fragmentize_big_ints(obj)
+        obj = fragmentize_big_ints(obj, bool((option or 0) & orjson.OPT_PASSTHROUGH_SUBCLASS))
     return renamed(outcome(orjson.dumps, obj, default=default, option=option))
 
 
