@@ -34,45 +34,36 @@ var pow10u64 = [...]uint64{
 	1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
 }
 
-// putDigits writes the n decimal digits of v into b[:n] (n = decimalLen(v)
-// or more, for leading zeros).
-func putDigits(b []byte, v uint64, n int) {
-	_ = b[n-1]
-	for v >= 100 {
-		q := v / 100
-		r := v - q*100
-		n -= 2
-		b[n] = digitPairs[2*r]
-		b[n+1] = digitPairs[2*r+1]
-		v = q
-	}
-	if v >= 10 {
-		n -= 2
-		b[n] = digitPairs[2*v]
-		b[n+1] = digitPairs[2*v+1]
-	} else {
-		n--
-		b[n] = byte('0' + v)
-	}
-	for n > 0 {
-		n--
-		b[n] = '0'
-	}
-}
-
-// appendUint appends the decimal digits of v.
+// appendUint appends the decimal digits of v. The caller has reserved 24
+// bytes: groups of eight digits are stored whole (digits8), the first group
+// shifted so that its leading zeros fall off.
 func appendUint(dst []byte, v uint64) []byte {
-	if v < 10 {
-		return append(dst, byte('0'+v))
-	}
-	n := decimalLen(v)
 	l := len(dst)
-	dst = dst[:l+n]
-	putDigits(dst[l:], v, n)
-	return dst
+	out := dst[l : l+24]
+	if v < 1e8 {
+		n := decimalLen(v)
+		binary.LittleEndian.PutUint64(out, (digits8(v)|asciiZeros)>>(64-8*n))
+		return dst[:l+n]
+	}
+	if v < 1e16 {
+		hi := v / 1e8
+		n := decimalLen(hi)
+		binary.LittleEndian.PutUint64(out, (digits8(hi)|asciiZeros)>>(64-8*n))
+		binary.LittleEndian.PutUint64(out[n:], digits8(v-hi*1e8)|asciiZeros)
+		return dst[:l+n+8]
+	}
+	top := v / 1e16 // at most 1844
+	rest := v - top*1e16
+	hi := rest / 1e8
+	n := decimalLen(top)
+	binary.LittleEndian.PutUint64(out, (digits8(top)|asciiZeros)>>(64-8*n))
+	binary.LittleEndian.PutUint64(out[n:], digits8(hi)|asciiZeros)
+	binary.LittleEndian.PutUint64(out[n+8:], digits8(rest-hi*1e8)|asciiZeros)
+	return dst[:l+n+16]
 }
 
-// appendInt appends the decimal digits of v with a leading '-' when negative.
+// appendInt appends the decimal digits of v with a leading '-' when
+// negative. The caller has reserved 25 bytes.
 func appendInt(dst []byte, v int64) []byte {
 	if v < 0 {
 		dst = append(dst, '-')

@@ -30,7 +30,7 @@ func TestAppendFloatLayout(t *testing.T) {
 func TestAppendInt(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	check := func(v int64) {
-		if got, want := string(appendInt(make([]byte, 0, 24), v)), strconv.FormatInt(v, 10); got != want {
+		if got, want := string(appendInt(make([]byte, 0, 25), v)), strconv.FormatInt(v, 10); got != want {
 			t.Fatalf("appendInt(%d) = %q", v, got)
 		}
 	}
