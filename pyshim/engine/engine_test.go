@@ -1,0 +1,154 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/isojson/isojson/backend"
+	"github.com/isojson/isojson/writer"
+)
+
+func corpus(t testing.TB) map[string][]byte {
+	docs := map[string][]byte{}
+	for _, name := range []string{"twitter", "citm_catalog", "canada", "github"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "corpus", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[name] = b
+	}
+	return docs
+}
+
+func TestBackendsCatalog(t *testing.T) {
+	names := backend.Names()
+	if got := engineBackends(); got != strings.Join(names, ",") {
+		t.Fatalf("isojson_engine_backends = %q, registry has %q", got, names)
+	}
+	for i, n := range names {
+		if backendName(i) != n {
+			t.Errorf("backend_name(%d) = %q, want %q", i, backendName(i), n)
+		}
+	}
+	if backendName(len(names)) != "" || backendName(-1) != "" {
+		t.Error("backend_name out of range is not NULL")
+	}
+	def, msg := backendIndex("")
+	if def < 0 || backendName(def) != backend.Default().Name {
+		t.Errorf("default backend = %d (%s), want %s", def, msg, backend.Default().Name)
+	}
+	i, msg := backendIndex("no-such-backend")
+	if i != -1 || !strings.Contains(msg, "no-such-backend") || !strings.Contains(msg, names[0]) {
+		t.Errorf("unknown backend: %d %q: want -1 and a message naming the choices", i, msg)
+	}
+}
+
+// Every backend, through the C ABI, produces the tape it produces in Go, and
+// the write call produces writer.Append's bytes for every flag combination.
+func TestParseAndWriteThroughABI(t *testing.T) {
+	c := newCCall()
+	defer c.free()
+	for _, name := range backend.Supported() {
+		idx, _ := backendIndex(name)
+		b, _ := backend.Lookup(name)
+		for doc, src := range corpus(t) {
+			c.setInput(src)
+			for round := 0; round < 2; round++ { // the second reuses grown memory
+				if rc, msg, _ := c.parse(idx); rc != 0 {
+					t.Fatalf("%s/%s: rc %d: %s", name, doc, rc, msg)
+				}
+				var want backend.Tape
+				if err := b.Parser.Parse(src, &want); err != nil {
+					t.Fatal(err)
+				}
+				got := c.goTape()
+				if len(got.Words) != len(want.Words) || string(got.Arena) != string(want.Arena) {
+					t.Fatalf("%s/%s: tape through the ABI differs", name, doc)
+				}
+				for i := range got.Words {
+					if got.Words[i] != want.Words[i] {
+						t.Fatalf("%s/%s: word %d differs", name, doc, i)
+					}
+				}
+				for _, flags := range []uint32{0, 1, 32, 1024, 1 | 32 | 1024} {
+					rc := c.write(flags)
+					out := c.output()
+					if rc != 0 {
+						t.Fatalf("write rc %d", rc)
+					}
+					if exp := writer.Append(nil, &want, src, writer.Flags(flags)); string(out) != string(exp) {
+						t.Fatalf("%s/%s flags %d: write through the ABI differs from writer.Append", name, doc, flags)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSyntaxErrorThroughABI(t *testing.T) {
+	c := newCCall()
+	defer c.free()
+	for _, name := range backend.Supported() {
+		idx, _ := backendIndex(name)
+		b, _ := backend.Lookup(name)
+		for _, src := range []string{"", "[1,", `{"a" 1}`, "[1e400]", strings.Repeat("[", 1025), "\xff"} {
+			c.setInput([]byte(src))
+			rc, msg, off := c.parse(idx)
+			var want backend.Tape
+			err := b.Parser.Parse([]byte(src), &want)
+			var se *backend.SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("%s %q: Go parse gave %v", name, src, err)
+			}
+			if rc != 1 || msg != se.Msg || off != se.Offset {
+				t.Errorf("%s %q: ABI gave rc %d %q@%d, Go gave %q@%d", name, src, rc, msg, off, se.Msg, se.Offset)
+			}
+		}
+	}
+}
+
+func TestInvalidBackendIndex(t *testing.T) {
+	c := newCCall()
+	defer c.free()
+	c.setInput([]byte("1"))
+	for _, idx := range []int{-1, len(backend.Names())} {
+		if rc, msg, _ := c.parse(idx); rc != 3 || msg == "" {
+			t.Errorf("index %d: rc %d %q, want ISOJSON_FAIL with a message", idx, rc, msg)
+		}
+	}
+}
+
+// A warm call allocates nothing in Go.
+func TestParseAllocatesNothing(t *testing.T) {
+	c := newCCall()
+	defer c.free()
+	c.setInput(corpus(t)["github"])
+	idx, _ := backendIndex("")
+	c.parse(idx)
+	if n := testing.AllocsPerRun(50, func() { c.parse(idx) }); n != 0 {
+		t.Errorf("parse allocates %v times per call", n)
+	}
+	c.write(0)
+	if n := testing.AllocsPerRun(50, func() { c.write(0) }); n != 0 {
+		t.Errorf("write allocates %v times per call", n)
+	}
+}
+
+func BenchmarkParseABI(b *testing.B) {
+	c := newCCall()
+	defer c.free()
+	idx, _ := backendIndex(os.Getenv("ISOJSON_BACKEND"))
+	for _, name := range []string{"twitter", "citm_catalog", "canada", "github"} {
+		src := corpus(b)[name]
+		b.Run(name, func(b *testing.B) {
+			c.setInput(src)
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				c.parse(idx)
+			}
+		})
+	}
+}
