@@ -12,6 +12,23 @@ import (
 func (e *encoder) text(k backend.Kind, i int) {
 	h := e.words[i]
 	n := int(h & backend.LenMask)
+	if k == backend.KindString && h&(backend.CleanBit|3<<backend.WidthShift) == backend.CleanBit {
+		// The usual string, clean UTF-8: one copy between quotes, a
+		// fixed 16-byte move when it is short and the source has the room.
+		s := e.utf8(h, i, n)
+		e.grow(n + 2 + 16)
+		l := len(e.buf)
+		out := e.buf[l : l+n+2+16]
+		out[0] = '"'
+		if n <= 16 && cap(s) >= 16 {
+			copy16(out[1:], s[:16])
+		} else {
+			copy(out[1:], s)
+		}
+		out[n+1] = '"'
+		e.buf = e.buf[:l+n+2]
+		return
+	}
 	width := backend.Width(h >> backend.WidthShift & 3)
 	quoted := k == backend.KindString || k == backend.KindPlain
 	escape := k == backend.KindString && h&backend.CleanBit == 0
