@@ -49,12 +49,20 @@ func scanString(src []byte, q int, t *backend.Tape) (int, error) {
 		default:
 			// Non-ASCII text (CJK, emoji) comes in runs: stay here while
 			// it lasts instead of going back to the ASCII scan.
+			// decodeRune, inlined by hand.
 			for {
-				size, cl := decodeRune(src, j)
-				if size == 0 {
+				e := utf8Lead[src[j]]
+				size := int(e & 7)
+				if size == 0 || j+size > n {
 					return 0, failUTF8()
 				}
-				class = max(class, cl)
+				if c1 := src[j+1]; c1 < byte(e>>8) || c1 > byte(e>>16) {
+					return 0, failUTF8()
+				}
+				if size >= 3 && (src[j+2]&0xC0 != 0x80 || size == 4 && src[j+3]&0xC0 != 0x80) {
+					return 0, failUTF8()
+				}
+				class = max(class, backend.Class(e>>4&3))
 				extra += size - 1
 				j += size
 				if j >= n || src[j] < 0x80 {
@@ -65,52 +73,43 @@ func scanString(src []byte, q int, t *backend.Tape) (int, error) {
 	}
 }
 
-// decodeRune validates the UTF-8 sequence at src[j] (whose lead byte is >=
+// utf8Lead describes each byte >= 0x80 as the first byte of a UTF-8
+// sequence: bits 0-2 its length (0: cannot start one), bits 4-5 its class,
+// bits 8-15 and 16-23 the range of the second byte, which excludes overlong
+// forms (E0, F0), surrogates (ED) and code points above U+10FFFF (F4).
+var utf8Lead = func() (t [256]uint32) {
+	set := func(from, to int, size int, class backend.Class, lo, hi byte) {
+		for c := from; c <= to; c++ {
+			t[c] = uint32(size) | uint32(class)<<4 | uint32(lo)<<8 | uint32(hi)<<16
+		}
+	}
+	set(0xC2, 0xC3, 2, backend.ClassLatin1, 0x80, 0xBF)
+	set(0xC4, 0xDF, 2, backend.ClassBMP, 0x80, 0xBF)
+	set(0xE0, 0xE0, 3, backend.ClassBMP, 0xA0, 0xBF)
+	set(0xE1, 0xEC, 3, backend.ClassBMP, 0x80, 0xBF)
+	set(0xED, 0xED, 3, backend.ClassBMP, 0x80, 0x9F)
+	set(0xEE, 0xEF, 3, backend.ClassBMP, 0x80, 0xBF)
+	set(0xF0, 0xF0, 4, backend.ClassAstral, 0x90, 0xBF)
+	set(0xF1, 0xF3, 4, backend.ClassAstral, 0x80, 0xBF)
+	set(0xF4, 0xF4, 4, backend.ClassAstral, 0x80, 0x8F)
+	return t
+}()
+
+// decodeRune validates the UTF-8 sequence at src[j] (whose first byte is >=
 // 0x80) and returns its length and class, or size 0 when it is invalid:
 // a stray continuation byte, an overlong form, a surrogate (ED A0..BF), a
 // code point above U+10FFFF, or a sequence cut short.
 func decodeRune(src []byte, j int) (size int, class backend.Class) {
-	n := len(src)
-	c0 := src[j]
-	switch {
-	case c0 < 0xC2: // continuation byte or overlong 2-byte lead
+	e := utf8Lead[src[j]]
+	size = int(e & 7)
+	if size == 0 || j+size > len(src) {
 		return 0, 0
-	case c0 < 0xE0:
-		if j+1 >= n || src[j+1]&0xC0 != 0x80 {
-			return 0, 0
-		}
-		if c0 < 0xC4 {
-			return 2, backend.ClassLatin1
-		}
-		return 2, backend.ClassBMP
-	case c0 < 0xF0:
-		if j+2 >= n {
-			return 0, 0
-		}
-		lo, hi := byte(0x80), byte(0xBF)
-		if c0 == 0xE0 {
-			lo = 0xA0 // overlong below U+0800
-		} else if c0 == 0xED {
-			hi = 0x9F // surrogates U+D800..DFFF
-		}
-		if c1 := src[j+1]; c1 < lo || c1 > hi || src[j+2]&0xC0 != 0x80 {
-			return 0, 0
-		}
-		return 3, backend.ClassBMP
-	case c0 < 0xF5:
-		if j+3 >= n {
-			return 0, 0
-		}
-		lo, hi := byte(0x80), byte(0xBF)
-		if c0 == 0xF0 {
-			lo = 0x90 // overlong below U+10000
-		} else if c0 == 0xF4 {
-			hi = 0x8F // above U+10FFFF
-		}
-		if c1 := src[j+1]; c1 < lo || c1 > hi || src[j+2]&0xC0 != 0x80 || src[j+3]&0xC0 != 0x80 {
-			return 0, 0
-		}
-		return 4, backend.ClassAstral
 	}
-	return 0, 0
+	if c1 := src[j+1]; c1 < byte(e>>8) || c1 > byte(e>>16) {
+		return 0, 0
+	}
+	if size >= 3 && (src[j+2]&0xC0 != 0x80 || size == 4 && src[j+3]&0xC0 != 0x80) {
+		return 0, 0
+	}
+	return size, backend.Class(e >> 4 & 3)
 }

@@ -18,6 +18,9 @@ func skipSpace(src []byte, i int) int {
 }
 
 func skipSpaceRun(src []byte, i int) int {
+	if i < len(src) && src[i] == '\n' { // the newline before indentation
+		i++
+	}
 	for i+8 <= len(src) {
 		x := load64(src, i) ^ ones*' '
 		if x == 0 {
@@ -25,7 +28,7 @@ func skipSpaceRun(src []byte, i int) int {
 			continue
 		}
 		i += bits.TrailingZeros64(x) >> 3
-		if c := src[i]; c != '\n' && c != '\r' && c != '\t' {
+		if c := src[i]; c > ' ' || !isSpace[c] {
 			return i
 		}
 		i++
