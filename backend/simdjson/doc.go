@@ -19,7 +19,10 @@
 //   - "-0" followed by a digit outside strings: simdjson-go accepts floats
 //     such as -01.5 (the offsets of all such texts are found before parsing
 //     and each must turn out to lie inside a string);
-//   - nesting deeper than backend.MaxDepth, which simdjson-go accepts;
+//   - nesting deeper than backend.MaxDepth, which simdjson-go accepts, and
+//     inputs over 64 KiB with one '[' or '{' in eight bytes or more, where
+//     simdjson-go's unlimited nesting would cost memory and time out of
+//     proportion before the depth check sees its tape;
 //   - an integer beyond 64 bits, which simdjson-go turns into a float while
 //     isojson keeps its digits (BigInt);
 //   - a string that is not valid UTF-8, holds a control character or a lone

@@ -78,9 +78,22 @@ func (c *converter) suitable(src []byte) bool {
 	if bytes.IndexByte(src, 0) >= 0 || bytes.IndexByte(src, '\v') >= 0 || bytes.IndexByte(src, '\f') >= 0 {
 		return false
 	}
+	if len(src) > denseFrom && 8*(bytes.Count(src, openBracket)+bytes.Count(src, openBrace)) >= len(src) {
+		return false
+	}
 	c.minusZero = appendMinusLeadingZeros(c.minusZero[:0], src)
 	return true
 }
+
+// simdjson-go does not limit nesting: its memory and time grow with every
+// open container (10 MB of "[" costs it 850 MB and seconds before isojson's
+// depth check can see its tape). Large inputs dense in brackets go to the
+// scalar parser, which stops at backend.MaxDepth; below one bracket in eight
+// bytes simdjson-go's cost is bounded by that of a valid document of the
+// same size.
+const denseFrom = 64 << 10
+
+var openBracket, openBrace = []byte("["), []byte("{")
 
 // appendMinusLeadingZeros appends the offsets in src where "-0" is followed
 // by a digit: a number there would be invalid, but simdjson-go accepts it

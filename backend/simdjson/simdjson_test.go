@@ -105,6 +105,23 @@ func TestLibraryLooseness(t *testing.T) {
 	}
 }
 
+// TestDeepInputSkipsTheLibrary: ten million '[' must not reach simdjson-go,
+// which would build a tape for all of them before the depth check.
+func TestDeepInputSkipsTheLibrary(t *testing.T) {
+	needCPU(t)
+	for _, src := range [][]byte{
+		[]byte(strings.Repeat("[", 10_000_000)),
+		[]byte(strings.Repeat("[       ", 1_000_000)),
+		[]byte(strings.Repeat(`{"a":`, 1_000_000)),
+	} {
+		var c converter
+		if c.suitable(src) {
+			t.Errorf("%q... (%d bytes) goes to simdjson-go", src[:16], len(src))
+		}
+		sameAsScalar(t, src)
+	}
+}
+
 // TestFallbacks covers what simdjson-go refuses although orjson accepts it.
 func TestFallbacks(t *testing.T) {
 	needCPU(t)
