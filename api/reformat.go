@@ -2,6 +2,8 @@ package api
 
 import (
 	"bytes"
+	"slices"
+	"sync"
 
 	"github.com/isojson/isojson/backend"
 	"github.com/isojson/isojson/writer"
@@ -26,9 +28,11 @@ func Reformat(src []byte, opt Option) ([]byte, error) {
 		return nil, err
 	}
 	flags := writerFlags(opt) | writer.BigIntAsFloat
-	if d := newDeduper(t, src); d.any() {
-		u := d.unique()
-		return writer.Append(nil, u, src, flags), nil
+	d := deduperPool.Get().(*deduper)
+	defer d.release()
+	d.t, d.input = t, src
+	if d.any() {
+		return writer.Append(nil, d.unique(), src, flags), nil
 	}
 	return writer.Append(make([]byte, 0, len(src)+len(src)/8+16), t, src, flags), nil
 }
@@ -38,12 +42,19 @@ func Reformat(src []byte, opt Option) ([]byte, error) {
 type deduper struct {
 	t     *backend.Tape
 	input []byte
-	keys  [][]byte
-	seen  map[string]int
+	keys  [][]byte // scratch: one object's keys
 }
+
+var deduperPool = sync.Pool{New: func() any { return new(deduper) }}
 
 func newDeduper(t *backend.Tape, input []byte) *deduper {
 	return &deduper{t: t, input: input}
+}
+
+func (d *deduper) release() {
+	clear(d.keys)
+	*d = deduper{keys: d.keys[:0]}
+	deduperPool.Put(d)
 }
 
 // any reports whether some object in the tape repeats a key. The scan is
@@ -82,15 +93,13 @@ func (d *deduper) repeats(i int) bool {
 		}
 		return false
 	}
-	if d.seen == nil {
-		d.seen = map[string]int{}
-	}
-	clear(d.seen)
-	for _, k := range d.keys {
-		if _, ok := d.seen[string(k)]; ok {
+	// Larger objects: sort the scratch copy of the keys and look at
+	// neighbours, which allocates nothing.
+	slices.SortFunc(d.keys, bytes.Compare)
+	for a := 1; a < len(d.keys); a++ {
+		if bytes.Equal(d.keys[a-1], d.keys[a]) {
 			return true
 		}
-		d.seen[string(k)] = 0
 	}
 	return false
 }
