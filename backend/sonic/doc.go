@@ -19,9 +19,10 @@
 //   - a raw control character or invalid UTF-8 in a string, which sonic
 //     accepts; a lone surrogate escape, which sonic turns into U+FFFD (the
 //     visitor re-decodes every escaped string from its original text);
-//   - numbers: sonic's values are ignored and the text re-parsed, so that
-//     integers beyond 64 bits keep their digits and floats round as
-//     strconv.ParseFloat does;
+//   - numbers: sonic only delimits them (VisitorOptions.OnlyNumber) and the
+//     text is parsed here, so that integers beyond 64 bits keep their digits,
+//     integers and floats that are infinite as float64 are rejected as orjson
+//     does, and floats round as strconv.ParseFloat does;
 //   - nesting deeper than backend.MaxDepth;
 //   - any error sonic reports.
 //
