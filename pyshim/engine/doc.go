@@ -14,6 +14,7 @@
 //	write.go       isojson_engine_write: tape → JSON bytes in C memory
 //	cmemory.go     the backend.Allocator that grows buffers with C realloc
 //	errors.go      panics and errors → return codes and isojson_error
+//	cgo_calls.go   the C-memory call sequence the Go tests use (tests cannot use cgo)
 //	backends.go    the backends compiled in (blank imports)
 //
 // Memory rule: every buffer that crosses the ABI is C memory; the engine only

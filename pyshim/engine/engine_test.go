@@ -137,12 +137,28 @@ func TestParseAllocatesNothing(t *testing.T) {
 	}
 }
 
+// BenchmarkParseABI measures parse calls as the extension makes them, on the
+// corpus or on the files listed in ISOJSON_BENCH_FILES (colon separated), with
+// the backend ISOJSON_BACKEND names (default: the engine's default).
 func BenchmarkParseABI(b *testing.B) {
 	c := newCCall()
 	defer c.free()
-	idx, _ := backendIndex(os.Getenv("ISOJSON_BACKEND"))
-	for _, name := range []string{"twitter", "citm_catalog", "canada", "github"} {
-		src := corpus(b)[name]
+	idx, msg := backendIndex(os.Getenv("ISOJSON_BACKEND"))
+	if idx < 0 {
+		b.Fatal(msg)
+	}
+	docs := corpus(b)
+	if files := os.Getenv("ISOJSON_BENCH_FILES"); files != "" {
+		docs = map[string][]byte{}
+		for _, f := range strings.Split(files, ":") {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			docs[filepath.Base(f)] = src
+		}
+	}
+	for name, src := range docs {
 		b.Run(name, func(b *testing.B) {
 			c.setInput(src)
 			b.SetBytes(int64(len(src)))
