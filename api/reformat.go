@@ -2,7 +2,7 @@ package api
 
 import (
 	"bytes"
-	"slices"
+	"hash/maphash"
 	"sync"
 
 	"github.com/isojson/isojson/backend"
@@ -43,7 +43,16 @@ type deduper struct {
 	t     *backend.Tape
 	input []byte
 	keys  [][]byte // scratch: one object's keys
+	slots []slot   // scratch: the hash set of a large object's keys
 }
+
+type slot struct {
+	hash  uint64
+	used  int32
+	index int32
+}
+
+var hashSeed = maphash.MakeSeed()
 
 var deduperPool = sync.Pool{New: func() any { return new(deduper) }}
 
@@ -93,12 +102,28 @@ func (d *deduper) repeats(i int) bool {
 		}
 		return false
 	}
-	// Larger objects: sort the scratch copy of the keys and look at
-	// neighbours, which allocates nothing.
-	slices.SortFunc(d.keys, bytes.Compare)
-	for a := 1; a < len(d.keys); a++ {
-		if bytes.Equal(d.keys[a-1], d.keys[a]) {
-			return true
+	// Larger objects: an open-addressing hash set in reused scratch.
+	size := 32
+	for size < 2*len(d.keys) {
+		size *= 2
+	}
+	if cap(d.slots) < size {
+		d.slots = make([]slot, size)
+	}
+	d.slots = d.slots[:size]
+	clear(d.slots)
+	mask := uint64(size - 1)
+	for k, key := range d.keys {
+		h := maphash.Bytes(hashSeed, key)
+		for at := h & mask; ; at = (at + 1) & mask {
+			s := &d.slots[at]
+			if s.used == 0 {
+				*s = slot{hash: h, used: 1, index: int32(k)}
+				break
+			}
+			if s.hash == h && bytes.Equal(d.keys[s.index], key) {
+				return true
+			}
 		}
 	}
 	return false
