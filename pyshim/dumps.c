@@ -196,7 +196,6 @@ int isojson_dumps_state_traverse(isojson_dumps_state *st, visitproc visit, void 
     Py_VISIT(st->FragmentType);
     for (int i = 0; i < ISOJSON_T_COUNT; i++)
         Py_VISIT(st->types[i]);
-    Py_VISIT(st->field_marker);
     return 0;
 }
 
@@ -205,7 +204,7 @@ void isojson_dumps_state_clear(isojson_dumps_state *st)
     Py_CLEAR(st->FragmentType);
     for (int i = 0; i < ISOJSON_T_COUNT; i++)
         Py_CLEAR(st->types[i]);
-    Py_CLEAR(st->field_marker);
+    st->found = 0;
     Py_CLEAR(st->str_dataclass_fields);
     Py_CLEAR(st->str_slots);
     Py_CLEAR(st->str_value);

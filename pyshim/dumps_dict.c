@@ -1,5 +1,6 @@
-/* dict (and its subclasses) → Object, members in the dict's order
- * (OPT_SORT_KEYS: dumps_sort.c).
+/* dict (and its subclasses) → Object, members in the dict's order, each key
+ * then its value. Under OPT_SORT_KEYS or OPT_NON_STR_KEYS orjson converts
+ * every key before any value (dumps_sort.c).
  *
  * Keys must be exact str, as orjson requires ("Dict key must be str"), unless
  * OPT_NON_STR_KEYS turns other keys into strings (dumps_key.c). The count is
@@ -7,16 +8,15 @@
  * walked, and PyDict_Next stays memory-safe when it does. */
 #include "dumps_internal.h"
 
-int dumps_nonstr_key(dumps_ctx *c, PyObject *key);
-int dumps_dict_sorted(dumps_ctx *c, PyObject *o);
+int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort);
 
 int dumps_dict(dumps_ctx *c, PyObject *o)
 {
     size_t at, count = 0;
     Py_ssize_t pos = 0;
     PyObject *key, *value;
-    if (c->opts & OPT_SORT_KEYS)
-        return dumps_dict_sorted(c, o);
+    if (c->opts & (OPT_SORT_KEYS | OPT_NON_STR_KEYS))
+        return dumps_dict_collected(c, o, (c->opts & OPT_SORT_KEYS) != 0);
     if (dumps_enter(c, o, 1) < 0)
         return -1;
     if (dumps_open(c, ISOJSON_OBJECT, &at) < 0)
@@ -24,9 +24,6 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
     while (PyDict_Next(o, &pos, &key, &value)) {
         if (PyUnicode_CheckExact(key)) {
             if (dumps_str(c, key) < 0)
-                goto fail;
-        } else if (c->opts & OPT_NON_STR_KEYS) {
-            if (dumps_nonstr_key(c, key) < 0)
                 goto fail;
         } else {
             dumps_error("Dict key must be str");

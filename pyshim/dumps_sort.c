@@ -1,10 +1,11 @@
-/* OPT_SORT_KEYS: a dict's members are walked in key order, not just written
- * in it, because orjson sorts before it serializes the values: which error is
- * raised first and the order of default= calls depend on it.
+/* A dict under OPT_SORT_KEYS or OPT_NON_STR_KEYS: orjson converts every key
+ * before it serializes any value, and under OPT_SORT_KEYS walks the members
+ * in key order, not just writes them so: which error is raised first and the
+ * order of default= calls depend on it.
  *
  * Each key is first appended to the tape as usual (that checks it and, under
  * OPT_NON_STR_KEYS, formats it), its three words are saved with the value and
- * the tape is cut back; the records are sorted by key text in code point
+ * the tape is cut back; the records are sorted (if asked) by key text in code point
  * order (UTF-8 byte order), stable for equal texts as orjson; then each key
  * is appended again followed by its value. The writer is then told not to
  * sort again (dumps.c). Values are kept alive across default= (which may
@@ -102,7 +103,7 @@ static int compare_records(const void *pa, const void *pb)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-int dumps_dict_sorted(dumps_ctx *c, PyObject *o)
+int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
 {
     size_t at, count = 0, n = (size_t)PyDict_GET_SIZE(o);
     Py_ssize_t pos = 0;
@@ -135,7 +136,8 @@ int dumps_dict_sorted(dumps_ctx *c, PyObject *o)
         recs[count].index = count;
         count++;
     }
-    qsort(recs, count, sizeof *recs, compare_records);
+    if (sort)
+        qsort(recs, count, sizeof *recs, compare_records);
     for (size_t i = 0; i < count; i++) {
         if (dumps_reserve(c, 3) < 0)
             goto fail;

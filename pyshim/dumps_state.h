@@ -13,11 +13,13 @@ enum isojson_cached_type {
     ISOJSON_T_DATETIME,      /* datetime.datetime */
     ISOJSON_T_DATE,          /* datetime.date */
     ISOJSON_T_TIME,          /* datetime.time */
+    ISOJSON_T_TIMEDELTA,     /* datetime.timedelta (what utcoffset returns) */
     ISOJSON_T_UUID,          /* uuid.UUID */
     ISOJSON_T_ENUMTYPE,      /* enum.EnumMeta (the metaclass of every Enum) */
     ISOJSON_T_NDARRAY,       /* numpy.ndarray */
     ISOJSON_T_NP_GENERIC,    /* numpy.generic (every numpy scalar) */
     ISOJSON_T_NP_DATETIME64, /* numpy.datetime64 */
+    ISOJSON_T_FIELD_MARKER,  /* dataclasses._FIELD (a dataclass field's _field_type) */
     ISOJSON_T_COUNT
 };
 
@@ -34,7 +36,8 @@ typedef struct isojson_dumps_state {
     PyObject *str_array_struct;      /* "__array_struct__" */
     PyObject *str_field_type;        /* "_field_type" */
     PyObject *str_dict;              /* "__dict__" */
-    PyObject *field_marker;          /* dataclasses._FIELD, when found */
+    /* Which groups of types[] are filled (bits of dumps_types.c). */
+    unsigned found;
 } isojson_dumps_state;
 
 #endif

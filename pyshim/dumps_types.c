@@ -1,14 +1,122 @@
 /* The order in which dumps tries the types that have no exact-type fast path
- * in dumps_value, as orjson decides them: subclasses of str, int, list and
- * dict are serialized as their base type unless OPT_PASSTHROUGH_SUBCLASS;
- * float and tuple subclasses are not (orjson sends them to default=). */
+ * in dumps_value, as orjson 3.13 decides it: datetime, UUID, date, time (exact
+ * types; the datetime ones unless OPT_PASSTHROUGH_DATETIME), Enum members
+ * (whose class's metaclass is exactly enum.EnumType), subclasses of str, int,
+ * list and dict unless OPT_PASSTHROUGH_SUBCLASS (float and tuple subclasses
+ * never), dataclasses unless OPT_PASSTHROUGH_DATACLASS, numpy under
+ * OPT_SERIALIZE_NUMPY, then default=.
+ *
+ * The types are looked up in the calling interpreter's own sys.modules and
+ * cached in its module state; isojson never imports a module for them. */
 #include "dumps_internal.h"
 #include "dumps_types.h"
 
+/* Groups of types, one per module, and the bit of st->found for each. */
+typedef struct type_source {
+    const char *module;
+    unsigned bit;
+    struct {
+        enum isojson_cached_type which;
+        const char *name;
+    } attrs[4];
+} type_source;
+
+static const type_source SOURCES[] = {
+    {"datetime", 1u << 0,
+     {{ISOJSON_T_DATETIME, "datetime"}, {ISOJSON_T_DATE, "date"}, {ISOJSON_T_TIME, "time"},
+      {ISOJSON_T_TIMEDELTA, "timedelta"}}},
+    {"uuid", 1u << 1, {{ISOJSON_T_UUID, "UUID"}}},
+    {"enum", 1u << 2, {{ISOJSON_T_ENUMTYPE, "EnumType"}}},
+    {"numpy", 1u << 3,
+     {{ISOJSON_T_NDARRAY, "ndarray"}, {ISOJSON_T_NP_GENERIC, "generic"}, {ISOJSON_T_NP_DATETIME64, "datetime64"}}},
+    {"dataclasses", 1u << 4, {{ISOJSON_T_FIELD_MARKER, "_FIELD"}}},
+};
+
+static const type_source *source_of(enum isojson_cached_type which)
+{
+    for (size_t i = 0; i < sizeof SOURCES / sizeof SOURCES[0]; i++)
+        for (int j = 0; j < 4 && SOURCES[i].attrs[j].name != NULL; j++)
+            if (SOURCES[i].attrs[j].which == which)
+                return &SOURCES[i];
+    return NULL;
+}
+
+/* Fills a group from its module if the interpreter has imported it. Errors
+ * (a module without the attribute, a failing lookup) leave it unfilled. */
+static void fill(isojson_dumps_state *st, const type_source *src)
+{
+    PyObject *name = PyUnicode_FromString(src->module);
+    if (name == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    PyObject *mod = PyImport_GetModule(name);
+    Py_DECREF(name);
+    if (mod == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    PyObject *got[4] = {NULL, NULL, NULL, NULL};
+    int ok = 1;
+    for (int j = 0; j < 4 && src->attrs[j].name != NULL; j++) {
+        got[j] = PyObject_GetAttrString(mod, src->attrs[j].name);
+        if (got[j] == NULL) {
+            PyErr_Clear();
+            ok = 0;
+        }
+    }
+    Py_DECREF(mod);
+    for (int j = 0; j < 4 && src->attrs[j].name != NULL; j++) {
+        if (ok)
+            Py_XSETREF(st->types[src->attrs[j].which], got[j]);
+        else
+            Py_XDECREF(got[j]);
+    }
+    if (ok)
+        st->found |= src->bit;
+}
+
+PyObject *dumps_type(isojson_dumps_state *st, enum isojson_cached_type which)
+{
+    PyObject *t = st->types[which];
+    if (t != NULL)
+        return t;
+    const type_source *src = source_of(which);
+    if (src == NULL || (st->found & src->bit))
+        return NULL;
+    fill(st, src);
+    return st->types[which];
+}
+
+int dumps_plain_text(dumps_ctx *c, const char *text, size_t n, int as_key)
+{
+    uint8_t *p = dumps_scratch(c, n);
+    if (p == NULL)
+        return -1;
+    memcpy(p, text, n);
+    return dumps_ref_clean(c, as_key ? ISOJSON_STRING : ISOJSON_PLAIN, ISOJSON_ASCII, ISOJSON_UTF8, p, n, n, 1);
+}
+
 int dumps_other(dumps_ctx *c, PyObject *o)
 {
-    unsigned long flags = Py_TYPE(o)->tp_flags;
-    if (!(c->opts & OPT_PASSTHROUGH_SUBCLASS)) {
+    isojson_dumps_state *st = c->st;
+    PyTypeObject *t = Py_TYPE(o);
+    uint32_t opts = c->opts;
+    int datetimes = !(opts & OPT_PASSTHROUGH_DATETIME);
+    if (datetimes && (PyObject *)t == dumps_type(st, ISOJSON_T_DATETIME))
+        return dumps_datetime(c, o, ISOJSON_T_DATETIME, 0);
+    if ((PyObject *)t == dumps_type(st, ISOJSON_T_UUID))
+        return dumps_uuid(c, o, 0);
+    if (datetimes) {
+        if ((PyObject *)t == dumps_type(st, ISOJSON_T_DATE))
+            return dumps_datetime(c, o, ISOJSON_T_DATE, 0);
+        if ((PyObject *)t == dumps_type(st, ISOJSON_T_TIME))
+            return dumps_datetime(c, o, ISOJSON_T_TIME, 0);
+    }
+    if ((PyObject *)Py_TYPE(t) == dumps_type(st, ISOJSON_T_ENUMTYPE) && Py_TYPE(t) != &PyType_Type)
+        return dumps_enum(c, o);
+    unsigned long flags = t->tp_flags;
+    if (!(opts & OPT_PASSTHROUGH_SUBCLASS)) {
         if (flags & Py_TPFLAGS_UNICODE_SUBCLASS)
             return dumps_str(c, o);
         if (flags & Py_TPFLAGS_LONG_SUBCLASS)
@@ -18,12 +126,30 @@ int dumps_other(dumps_ctx *c, PyObject *o)
         if (flags & Py_TPFLAGS_DICT_SUBCLASS)
             return dumps_dict(c, o);
     }
+    if (!(opts & OPT_PASSTHROUGH_DATACLASS)) {
+        int is = dumps_is_dataclass(c, t);
+        if (is < 0)
+            return -1;
+        if (is)
+            return dumps_dataclass(c, o);
+    }
+    /* numpy (OPT_SERIALIZE_NUMPY): not yet; such objects go to default=. */
     return dumps_default(c, o);
 }
 
 int dumps_typed_key(dumps_ctx *c, PyObject *key)
 {
-    (void)c;
-    (void)key;
+    isojson_dumps_state *st = c->st;
+    PyTypeObject *t = Py_TYPE(key);
+    if ((PyObject *)t == dumps_type(st, ISOJSON_T_DATETIME))
+        return dumps_datetime(c, key, ISOJSON_T_DATETIME, 1);
+    if ((PyObject *)t == dumps_type(st, ISOJSON_T_DATE))
+        return dumps_datetime(c, key, ISOJSON_T_DATE, 1);
+    if ((PyObject *)t == dumps_type(st, ISOJSON_T_TIME))
+        return dumps_datetime(c, key, ISOJSON_T_TIME, 1);
+    if ((PyObject *)t == dumps_type(st, ISOJSON_T_UUID))
+        return dumps_uuid(c, key, 1);
+    if ((PyObject *)Py_TYPE(t) == dumps_type(st, ISOJSON_T_ENUMTYPE) && Py_TYPE(t) != &PyType_Type)
+        return dumps_enum_key(c, key);
     return DUMPS_NOT_MINE;
 }

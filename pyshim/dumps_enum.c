@@ -1,0 +1,35 @@
+/* enum.Enum members → their `value`, serialized in the member's place (any
+ * type, itself maybe an Enum); as a dict key under OPT_NON_STR_KEYS the value
+ * becomes the key. */
+#include "dumps_internal.h"
+#include "dumps_types.h"
+
+int dumps_nonstr_key(dumps_ctx *c, PyObject *key);
+
+/* The member's value, kept alive until the write. Enum.value is a property:
+ * Python code, so the context is pinned first. */
+static PyObject *enum_value(dumps_ctx *c, PyObject *o)
+{
+    if (dumps_pin(c) < 0)
+        return NULL;
+    PyObject *value = PyObject_GetAttr(o, c->st->str_value);
+    if (value == NULL || dumps_keep_owned(c, value) < 0)
+        return NULL;
+    return value;
+}
+
+int dumps_enum(dumps_ctx *c, PyObject *o)
+{
+    PyObject *value = enum_value(c, o);
+    return value == NULL ? -1 : dumps_value(c, value);
+}
+
+int dumps_enum_key(dumps_ctx *c, PyObject *o)
+{
+    PyObject *value = enum_value(c, o);
+    if (value == NULL)
+        return -1;
+    if (PyUnicode_CheckExact(value))
+        return dumps_str(c, value);
+    return dumps_nonstr_key(c, value);
+}
