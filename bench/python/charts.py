@@ -41,8 +41,12 @@ def parallel(results: dict, path: str) -> None:
     ax.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     p = results.get("parallel_doc", {})
     cores = results["machine"]["cores"]
-    ax.set_title(f"loads + dumps of a {p.get('records', 100)}-record JSON document "
-                 f"({p.get('bytes', 0) / 1024:.0f} KiB), {cores} CPU cores", fontsize=10)
+    title = (f"loads + dumps of a {p.get('records', 100)}-record JSON document "
+             f"({p.get('bytes', 0) / 1024:.0f} KiB), {cores} CPU cores")
+    load = results["machine"].get("load_average", -1)
+    if load > (cores or 1):
+        title += f"\nload average {load:.1f} during the run: other work shared the CPUs, expect noise"
+    ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, loc="upper left", frameon=False)
     ax.set_ylim(0, ax.get_ylim()[1] * 1.15)
     ax.spines[["top", "right"]].set_visible(False)

@@ -181,7 +181,15 @@ def main(argv=None) -> int:
                     "of isojson, else a temporary directory; only the default full run rewrites the README)")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                     help="per-call clock: process CPU time (default; robust on a shared machine) or wall time")
+    ap.add_argument("--render", metavar="PYTHON_JSON",
+                    help="measure nothing: rewrite the Markdown, charts and README from a saved python.json")
     args = ap.parse_args(argv)
+    if args.render:
+        with open(args.render, encoding="utf-8") as f:
+            results = json.load(f)
+        out_dir = args.out or RESULTS_DIR
+        write_outputs(results, out_dir, README if out_dir == RESULTS_DIR else None)
+        return 0
     parts = [p for p in args.only.split(",") if p]
     unknown = set(parts) - set(PARTS)
     if unknown:
