@@ -269,16 +269,13 @@ func appendInteger(src []byte, start, end int, man uint64, digits int, neg bool,
 			return fail(src, start, backend.MsgInfinity)
 		}
 	}
-	reserveWords(t, backend.RefWords)
-	t.Words = append(t.Words,
-		backend.RefHeader(backend.KindBigInt, backend.StorageInput, backend.ClassASCII, backend.WidthUTF8, true, end-start),
+	put3(t, backend.RefHeader(backend.KindBigInt, backend.StorageInput, backend.ClassASCII, backend.WidthUTF8, true, end-start),
 		uint64(start), 0)
 	return nil
 }
 
 func appendNumber(t *backend.Tape, k backend.Kind, bits uint64) {
-	reserveWords(t, backend.NumberWords)
-	t.Words = append(t.Words, uint64(k)<<backend.KindShift, bits)
+	put2(t, uint64(k)<<backend.KindShift, bits)
 }
 
 // parseUint64 parses decimal digits, reporting overflow.

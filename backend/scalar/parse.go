@@ -1,6 +1,7 @@
 package scalar
 
 import (
+	"math/bits"
 	"sync"
 
 	"github.com/isojson/isojson/backend"
@@ -55,9 +56,23 @@ func parse(src []byte, t *backend.Tape, s *stack) error {
 	)
 
 value: // i < n
+	reserveEntry(t)
 	switch c := src[i]; c {
 	case '"':
-		if i, err = scanString(src, i, t); err != nil {
+		// Plain ASCII strings are handled here, saving a call; anything
+		// else resumes in scanStringAt where this scan stopped.
+		j := i + 1
+		for j+8 <= n {
+			if m := stringSpecial(load64(src, j)); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		if j < n && src[j] == '"' {
+			appendASCII(t, i+1, j)
+			i = j + 1
+		} else if i, err = scanStringAt(src, i, j, t); err != nil {
 			return err
 		}
 	case '[', '{':
@@ -67,11 +82,10 @@ value: // i < n
 		s[depth] = at
 		depth++
 		at = len(t.Words)
-		reserveWords(t, backend.ContainerWords)
 		if c == '{' {
-			t.Words = append(t.Words, uint64(backend.KindObject)<<backend.KindShift, 0)
+			put2(t, uint64(backend.KindObject)<<backend.KindShift, 0)
 		} else {
-			t.Words = append(t.Words, uint64(backend.KindArray)<<backend.KindShift, 0)
+			put2(t, uint64(backend.KindArray)<<backend.KindShift, 0)
 		}
 		if i = skipSpace(src, i+1); i >= n {
 			return failEnd(src)
@@ -162,8 +176,22 @@ next: // a value ended just before src[i]
 	return fail(src, i, backend.MsgExpectedArrayNext)
 
 key: // src[i] == '"'
-	if i, err = scanString(src, i, t); err != nil {
-		return err
+	reserveEntry(t)
+	{
+		j := i + 1 // as for string values
+		for j+8 <= n {
+			if m := stringSpecial(load64(src, j)); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		if j < n && src[j] == '"' {
+			appendASCII(t, i+1, j)
+			i = j + 1
+		} else if i, err = scanStringAt(src, i, j, t); err != nil {
+			return err
+		}
 	}
 	if i = skipSpace(src, i); i >= n {
 		return failEnd(src)
@@ -202,7 +230,12 @@ func literal(src []byte, i int, lit, msg string) (int, error) {
 	return i + len(lit), nil
 }
 
+// appendASCII appends the String entry of src[from:to], plain ASCII.
+func appendASCII(t *backend.Tape, from, to int) {
+	put3(t, backend.RefHeader(backend.KindString, backend.StorageInput, backend.ClassASCII, backend.WidthUTF8, true, to-from),
+		uint64(from), uint64(to-from))
+}
+
 func appendScalar(t *backend.Tape, k backend.Kind) {
-	reserveWords(t, backend.ScalarWords)
-	t.Words = append(t.Words, uint64(k)<<backend.KindShift)
+	put1(t, uint64(k)<<backend.KindShift)
 }

@@ -15,8 +15,14 @@ import (
 // and counts the code point. The first backslash hands over to
 // unescapeString, which copies into the arena.
 func scanString(src []byte, q int, t *backend.Tape) (int, error) {
+	return scanStringAt(src, q, q+1, t)
+}
+
+// scanStringAt is scanString resuming at src[j], all of src[q+1:j] being
+// plain ASCII (the parser's inlined fast path stops at the first byte it
+// does not handle).
+func scanStringAt(src []byte, q, j int, t *backend.Tape) (int, error) {
 	n := len(src)
-	j := q + 1
 	extra := 0 // UTF-8 bytes minus code points so far
 	class := backend.ClassASCII
 	for {
@@ -37,9 +43,7 @@ func scanString(src []byte, q int, t *backend.Tape) (int, error) {
 		switch c := src[j]; {
 		case c == '"':
 			size := j - q - 1
-			reserveWords(t, backend.RefWords)
-			t.Words = append(t.Words,
-				backend.RefHeader(backend.KindString, backend.StorageInput, class, backend.WidthUTF8, true, size),
+			put3(t, backend.RefHeader(backend.KindString, backend.StorageInput, class, backend.WidthUTF8, true, size),
 				uint64(q+1), uint64(size-extra))
 			return j + 1, nil
 		case c == '\\':

@@ -3,13 +3,39 @@ package scalar
 import "github.com/isojson/isojson/backend"
 
 // The tape grows only through Tape.ReserveWords and Tape.ReserveArena, which
-// honor the tape's Allocator (C memory in the engine); these inlinable checks
-// keep that call off the common path, so append never reallocates.
+// honor the tape's Allocator (C memory in the engine). The parser reserves
+// room for one entry (at most entryRoom words) before each value and key, so
+// the put functions below only reslice and store: they are small enough to
+// inline, and never reallocate.
 
-func reserveWords(t *backend.Tape, n int) {
-	if cap(t.Words)-len(t.Words) < n {
-		t.ReserveWords(n)
+// entryRoom is the largest entry, in words.
+const entryRoom = backend.RefWords
+
+func reserveEntry(t *backend.Tape) {
+	if cap(t.Words)-len(t.Words) < entryRoom {
+		t.ReserveWords(entryRoom)
 	}
+}
+
+func put1(t *backend.Tape, a uint64) {
+	n := len(t.Words)
+	w := t.Words[:n+1]
+	w[n] = a
+	t.Words = w
+}
+
+func put2(t *backend.Tape, a, b uint64) {
+	n := len(t.Words)
+	w := t.Words[:n+2]
+	w[n], w[n+1] = a, b
+	t.Words = w
+}
+
+func put3(t *backend.Tape, a, b, c uint64) {
+	n := len(t.Words)
+	w := t.Words[:n+3]
+	w[n], w[n+1], w[n+2] = a, b, c
+	t.Words = w
 }
 
 func reserveArena(t *backend.Tape, n int) {

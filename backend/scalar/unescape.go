@@ -95,9 +95,7 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 		switch c := src[j]; {
 		case c == '"':
 			size := len(t.Arena) - start
-			reserveWords(t, backend.RefWords)
-			t.Words = append(t.Words,
-				backend.RefHeader(backend.KindString, backend.StorageArena, class, backend.WidthUTF8, clean, size),
+			put3(t, backend.RefHeader(backend.KindString, backend.StorageArena, class, backend.WidthUTF8, clean, size),
 				uint64(start), uint64(size-extra))
 			return j + 1, nil
 		case c < 0x20:

@@ -8,8 +8,8 @@ var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 // skipSpace returns the index of the first non-whitespace byte at or after i,
 // or len(src). Compact documents have no whitespace, so the first test
 // returns at once. Pretty-printed ones have a newline and a run of
-// indentation: each word of eight bytes gives the count of its leading
-// spaces at once (the first non-zero byte of w ^ "        ").
+// indentation: a word of eight bytes gives the count of its leading spaces
+// at once (the first non-zero byte of w ^ "        ").
 func skipSpace(src []byte, i int) int {
 	if i < len(src) && src[i] > ' ' {
 		return i
@@ -21,17 +21,19 @@ func skipSpaceRun(src []byte, i int) int {
 	if i < len(src) && src[i] == '\n' { // the newline before indentation
 		i++
 	}
-	for i+8 <= len(src) {
-		x := load64(src, i) ^ ones*' '
-		if x == 0 {
-			i += 8
-			continue
-		}
-		i += bits.TrailingZeros64(x) >> 3
-		if c := src[i]; c > ' ' || !isSpace[c] {
+	// Indentation is usually under 16 spaces: count the leading spaces of
+	// two words without a branch on the first (tz(0)/8 = 8).
+	for i+16 <= len(src) {
+		k1 := bits.TrailingZeros64(load64(src, i)^ones*' ') >> 3
+		k2 := bits.TrailingZeros64(load64(src, i+8)^ones*' ') >> 3
+		i += k1 + k2&-(k1>>3)
+		c := src[i]
+		if c > ' ' || !isSpace[c] {
 			return i
 		}
-		i++
+		if c != ' ' { // \t, \n or \r; a space means 16 were skipped
+			i++
+		}
 	}
 	for i < len(src) && isSpace[src[i]] {
 		i++
