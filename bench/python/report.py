@@ -222,8 +222,15 @@ def markdown(results: dict) -> str:
 def readme_section(results: dict) -> str:
     """The short form for the README: ratios to orjson and the parallel table."""
     m = results["machine"]
+    st = results.get("settings", {})
+    clock = "CPU time of the process" if st.get("clock") == "cpu" else "wall-clock time"
     out = [f"Measured by `make bench` on {machine.summary(m)}; full tables and charts in "
-           "[bench/results/python.md](bench/results/python.md).", ""]
+           "[bench/results/python.md](bench/results/python.md). Per call: "
+           f"{clock}, min of {st.get('repeats', '?')} repeats; parallel: wall-clock, best of "
+           f"{st.get('rounds', '?')} runs.", ""]
+    if m.get("load_average", -1) > (m.get("cores") or 1):
+        out += [f"The machine was shared (load average {m['load_average']:.1f} on {m['cores']} cores): "
+                "the wall-clock tables (parallel, threads) are noisy.", ""]
     for op in ("loads", "dumps"):
         if any(t["op"] == op for t in results.get("percall", [])):
             out += [f"`{op}`, µs per call (×orjson, below 1 is faster):", ""]
