@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define ENGINE_FILE "libisojson_engine.so"
@@ -43,6 +44,7 @@ static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static char *engine_path;      /* where the first copy was found (malloc) */
 static int engine_fd = -1;     /* that file, kept open to copy it after fork */
+static struct stat engine_stat; /* its identity, to notice a descriptor reused for another file */
 static int stale;              /* set in a fork()ed child: `current` is unusable */
 
 static void atfork_prepare(void) { pthread_mutex_lock(&load_lock); }
@@ -116,48 +118,98 @@ static isojson_engine_api *resolve(void *handle, const char *path, char *why, si
     return out;
 }
 
-/* A private copy of the engine file for a fork()ed child: an anonymous memory
- * file with the same bytes, so that dlopen maps it as a new library. */
-static void *open_private_copy(char *why, size_t whylen)
+/* The engine file, for copying it after fork: the descriptor opened at the
+ * first load when it still refers to that file (a daemon may have closed it,
+ * and its number may now be another file), else the path opened anew. */
+static int engine_source(struct stat *st_out)
 {
-    int mfd = memfd_create("isojson_engine", MFD_CLOEXEC);
-    if (mfd < 0) {
-        snprintf(why, whylen, "memfd_create for the isojson engine copy: %s", strerror(errno));
-        return NULL;
+    struct stat st;
+    if (engine_fd >= 0 && fstat(engine_fd, &st) == 0 && st.st_dev == engine_stat.st_dev &&
+        st.st_ino == engine_stat.st_ino) {
+        *st_out = st;
+        return dup(engine_fd);
     }
+    int fd = open(engine_path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && fstat(fd, st_out) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Copies the whole of file src to dst; 0 on success, else errno. */
+static int copy_file(int src, int dst)
+{
     char buf[1 << 16];
     off_t off = 0;
     for (;;) {
-        ssize_t n = pread(engine_fd, buf, sizeof buf, off);
+        ssize_t n = pread(src, buf, sizeof buf, off);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0) {
-            snprintf(why, whylen, "reading %s: %s", engine_path, strerror(errno));
-            close(mfd);
-            return NULL;
-        }
+        if (n < 0)
+            return errno;
         if (n == 0)
-            break;
+            return 0;
         for (ssize_t done = 0; done < n;) {
-            ssize_t w = write(mfd, buf + done, (size_t)(n - done));
+            ssize_t w = write(dst, buf + done, (size_t)(n - done));
             if (w < 0 && errno == EINTR)
                 continue;
-            if (w < 0) {
-                snprintf(why, whylen, "copying the isojson engine: %s", strerror(errno));
-                close(mfd);
-                return NULL;
-            }
+            if (w < 0)
+                return errno;
             done += w;
         }
         off += n;
     }
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", mfd);
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    /* The mapping keeps the memory file alive; the descriptor is not needed. */
-    close(mfd);
-    if (h == NULL)
-        snprintf(why, whylen, "loading a private copy of %s after fork: %s", engine_path, dlerror());
+}
+
+/* A private copy of the engine file for a fork()ed child: an anonymous memory
+ * file with the same bytes, so that dlopen maps it as a new library. Where
+ * memfd_create or /proc is unavailable, a temporary file (unlinked once
+ * mapped) does the same. */
+static void *open_private_copy(char *why, size_t whylen)
+{
+    struct stat st;
+    int src = engine_source(&st);
+    if (src < 0) {
+        snprintf(why, whylen, "reopening %s after fork: %s", engine_path, strerror(errno));
+        return NULL;
+    }
+    void *h = NULL;
+    int err;
+    char path[4096];
+    int mfd = memfd_create("isojson_engine", MFD_CLOEXEC);
+    if (mfd >= 0) {
+        err = copy_file(src, mfd);
+        snprintf(path, sizeof path, "/proc/self/fd/%d", mfd);
+        if (err == 0 && access(path, R_OK) == 0)
+            h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        /* The mapping keeps the memory file alive; the descriptor is not needed. */
+        close(mfd);
+        if (h != NULL) {
+            close(src);
+            return h;
+        }
+    }
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/isojson_engine_XXXXXX", dir && dir[0] ? dir : "/tmp");
+    int tfd = mkostemp(path, O_CLOEXEC);
+    if (tfd < 0) {
+        snprintf(why, whylen, "no private copy of %.200s after fork: memfd and %.200s: %s", engine_path, path,
+                 strerror(errno));
+        close(src);
+        return NULL;
+    }
+    err = copy_file(src, tfd);
+    close(src);
+    close(tfd);
+    if (err == 0) {
+        h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (h == NULL)
+            snprintf(why, whylen, "loading a private copy of %s after fork: %s", engine_path, dlerror());
+    } else {
+        snprintf(why, whylen, "copying %s after fork: %s", engine_path, strerror(err));
+    }
+    unlink(path);
     return h;
 }
 
@@ -184,8 +236,13 @@ static const isojson_engine_api *load_locked(char *why, size_t whylen)
             snprintf(why, whylen, "cannot load the isojson engine: %s", dlerror());
             return NULL;
         }
-        if (engine_fd < 0)
+        if (engine_fd < 0) {
             engine_fd = open(engine_path, O_RDONLY | O_CLOEXEC);
+            if (engine_fd >= 0 && fstat(engine_fd, &engine_stat) != 0) {
+                close(engine_fd);
+                engine_fd = -1;
+            }
+        }
     }
     if (h == NULL)
         return NULL;

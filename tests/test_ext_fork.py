@@ -106,3 +106,22 @@ def test_fork_while_threads_use_the_engine():
         print("ok")
     """)
     assert out.strip() == "ok"
+
+
+def test_child_that_closed_every_descriptor():
+    # A daemonising child closes all descriptors (the engine file's among
+    # them) and may reuse the numbers for other files: the private copy must
+    # still come from the engine file.
+    out = run("""
+        import os, isojson
+        isojson.loads(b"0")
+        pid = os.fork()
+        if pid == 0:
+            os.closerange(3, 4096)
+            junk = [os.open("/dev/null", os.O_RDONLY) for _ in range(8)]
+            ok = isojson.loads(b'{"k": [1, 2]}') == {"k": [1, 2]}
+            os._exit(0 if ok else 1)
+        assert os.waitpid(pid, 0)[1] == 0
+        print("ok")
+    """)
+    assert out.strip() == "ok"
