@@ -18,6 +18,7 @@ wrong.
 import argparse
 import sys
 from concurrent import interpreters
+from dataclasses import dataclass, field
 
 import _interpreters  # get_config: to show what "strict" means
 
@@ -68,6 +69,35 @@ def strictness() -> str:
         interp.close()
 
 
+@dataclass
+class Tally:
+    best: dict = field(default_factory=dict)  # (library, workers) -> best round trips per second
+    total: int = 0  # round trips run
+    wrong: int = 0  # round trips whose output differed
+
+
+def run_round(r: int, pool, seconds: float, tally: Tally) -> bool:
+    """One round of every configuration, printed as it goes; False when a
+    configuration could not run."""
+    for n in (1, WORKERS):
+        for lib, mode, _ in RUNS:
+            try:
+                run = parallel.measure(lib, mode, n, seconds, workload.ROUNDTRIP, RECORDS,
+                                       pool if mode == parallel.SUBINTERPRETERS else None)
+            except parallel.WorkerFailed as e:
+                say(f"   {lib} with {n} worker(s) failed: {e}")
+                return False
+            tally.best[(lib, n)] = max(tally.best.get((lib, n), 0.0), run.rate)
+            tally.wrong += run.errors
+            tally.total += run.total
+            where = f"{n} {'sub-interpreter' if mode == parallel.SUBINTERPRETERS else 'thread'}"
+            where += "s" if n > 1 else ""
+            per = " + ".join(f"{c:,}" for c in run.calls)
+            check = "✓ all correct" if run.errors == 0 else f"✗ {run.errors:,} WRONG"
+            say(f"   round {r + 1}  {lib:<8} {where:<19} {run.rate:>7,.0f}/s   {check}   (round trips: {per})")
+    return True
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=0.7, help="length of each timed run (default 0.7)")
@@ -106,25 +136,15 @@ def main() -> int:
     doc_bytes = len(workload.document_bytes(RECORDS))
     say(f"2. round trips (loads + dumps) of a {RECORDS}-record document ({doc_bytes / 1024:.0f} KiB): "
         f"{args.rounds} interleaved rounds of {args.seconds:g} s runs,")
-    say("   best run kept (the machine may be shared); every output is compared with orjson's bytes")
-    best, wrong, total = {}, 0, 0
-    for r in range(args.rounds):
-        for n in (1, WORKERS):
-            for lib, mode, _ in RUNS:
-                try:
-                    run = parallel.measure(lib, mode, n, args.seconds, workload.ROUNDTRIP, RECORDS)
-                except parallel.WorkerFailed as e:
-                    say(f"   {lib} with {n} worker(s) failed: {e}")
-                    return 1
-                best[(lib, n)] = max(best.get((lib, n), 0.0), run.rate)
-                wrong += run.errors
-                total += run.total
-                where = f"{n} {'sub-interpreter' if mode == parallel.SUBINTERPRETERS else 'thread'}"
-                where += "s" if n > 1 else ""
-                per = " + ".join(f"{c:,}" for c in run.calls)
-                check = "✓ all correct" if run.errors == 0 else f"✗ {run.errors:,} WRONG"
-                say(f"   round {r + 1}  {lib:<8} {where:<19} {run.rate:>7,.0f}/s   {check}   (round trips: {per})")
-    rates = best
+    say("   best run kept (the machine may be shared); every output is compared with orjson's bytes;")
+    say(f"   isojson and json take turns in the same {WORKERS} sub-interpreters")
+    tally = Tally()
+    # isojson and json run in the very same sub-interpreters.
+    with parallel.SubinterpreterPool(WORKERS) as pool:
+        for r in range(args.rounds):
+            if not run_round(r, pool, args.seconds, tally):
+                return 1
+    rates, total, wrong = tally.best, tally.total, tally.wrong
     say()
 
     w = 36

@@ -55,13 +55,34 @@ class Run:
         return self.total / self.duration
 
 
+class SubinterpreterPool:
+    """Sub-interpreters that outlive one measurement, so that several
+    libraries can run in the very same interpreters (the demo does). A
+    context manager: closes them on exit."""
+
+    def __init__(self, size: int):
+        self.interps = [interpreters.create() for _ in range(size)]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for interp in self.interps:
+            interp.close()
+
+
 def measure(library: str, mode: str, workers: int, duration: float,
-            kind: str = workload.ROUNDTRIP, payload=100) -> Run:
+            kind: str = workload.ROUNDTRIP, payload=100, pool: SubinterpreterPool | None = None) -> Run:
     """Runs `workers` workers of `mode` doing `kind` of work with `library`
-    for `duration` seconds, all starting together. Raises WorkerFailed with the
-    worker's message when one cannot set up (ImportError, failed check)."""
-    runner = {SUBINTERPRETERS: _Subinterpreters, THREADS: _Threads, PROCESSES: _Processes}[mode]
-    with runner() as r:
+    for `duration` seconds, all starting together. Sub-interpreters come from
+    `pool` when given (its first `workers`), else are created and closed
+    here. Raises WorkerFailed with the worker's message when one cannot set up
+    (ImportError, failed check) or never reports."""
+    if mode == SUBINTERPRETERS:
+        runner = _Subinterpreters(pool)
+    else:
+        runner = {THREADS: _Threads, PROCESSES: _Processes}[mode]()
+    with runner as r:
         for wid in range(workers):
             r.launch(library, kind, wid, payload)
         failures = []
@@ -126,15 +147,22 @@ class _Subinterpreters:
         "workload.run_worker(library, kind, wid, payload, ready, start, results)\n"
     )
 
+    def __init__(self, pool: SubinterpreterPool | None):
+        self.pool = pool
+
     def __enter__(self):
         self.ready = interpreters.create_queue()
         self.start = interpreters.create_queue()
         self.results = interpreters.create_queue()
-        self.interps, self.threads = [], []
+        self.created, self.threads = [], []
         return self
 
     def launch(self, library, kind, wid, payload):
-        interp = interpreters.create()
+        if self.pool is not None:
+            interp = self.pool.interps[wid]
+        else:
+            interp = interpreters.create()
+            self.created.append(interp)
         interp.prepare_main(bench_dir=BENCH_DIR, library=library, kind=kind, wid=wid,
                             payload=payload, ready=self.ready, start=self.start,
                             results=self.results)
@@ -147,13 +175,12 @@ class _Subinterpreters:
 
         t = threading.Thread(target=run, daemon=True)
         t.start()
-        self.interps.append(interp)
         self.threads.append(t)
 
     def __exit__(self, *exc):
         for t in self.threads:
             t.join(timeout=_TIMEOUT)
-        for interp in self.interps:
+        for interp in self.created:
             interp.close()
 
 

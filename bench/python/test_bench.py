@@ -139,3 +139,12 @@ def test_rewrite_readme(tmp_path):
     assert not report.rewrite_readme(str(q), "x")
     assert q.read_text(encoding="utf-8") == "no markers\n"
     assert not report.rewrite_readme(str(tmp_path / "missing.md"), "x")
+
+
+def test_pool_runs_two_libraries_in_the_same_subinterpreters():
+    with parallel.SubinterpreterPool(2) as pool:
+        ids = [i.id for i in pool.interps]
+        for lib in ("json", "json"):
+            run = parallel.measure(lib, parallel.SUBINTERPRETERS, 2, 0.05, pool=pool)
+            assert run.errors == 0 and all(c > 0 for c in run.calls)
+        assert [i.id for i in pool.interps] == ids
