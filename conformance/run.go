@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -185,7 +186,11 @@ func runTransform(t *testing.T, p backend.Parser) {
 func rewrite(t *testing.T, p backend.Parser, tape *backend.Tape, src []byte) {
 	t.Helper()
 	for _, flags := range []writer.Flags{0, writer.Indent2} {
-		out := writer.Append(nil, tape, src, flags)
+		out, err := write(tape, src, flags)
+		if err != nil {
+			t.Errorf("%s: %v", quote(src), err)
+			return
+		}
 		again := accept(t, p, out)
 		if again == nil {
 			continue
@@ -194,6 +199,17 @@ func rewrite(t *testing.T, p backend.Parser, tape *backend.Tape, src []byte) {
 			t.Errorf("%s written as %s (flags %d) parses differently: %v", quote(src), quote(out), flags, err)
 		}
 	}
+}
+
+// write runs package writer, reporting a panic as an error so that a writer
+// bug fails the test that found it instead of the whole run.
+func write(tape *backend.Tape, src []byte, flags writer.Flags) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("writer panicked (flags %d): %v", flags, r)
+		}
+	}()
+	return writer.Append(nil, tape, src, flags), nil
 }
 
 func runRoundtrip(t *testing.T, p backend.Parser) {

@@ -2,6 +2,7 @@ package scalar_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/isojson/isojson/backend"
@@ -163,5 +164,28 @@ func TestDeepInputBoundedWork(t *testing.T) {
 	}
 	if len(tape.Words) > 2*backend.MaxDepth {
 		t.Errorf("%d words", len(tape.Words))
+	}
+}
+
+// TestWhitespaceRuns covers every length of whitespace run around the
+// 8- and 16-byte windows, at the end of input and before a value.
+func TestWhitespaceRuns(t *testing.T) {
+	for n := 0; n < 40; n++ {
+		for _, ws := range []string{" ", "\n", "\t", "\r", "\n  "} {
+			run := strings.Repeat(ws, n)
+			for _, src := range []string{run + "1" + run, "[" + run + "1" + run + "," + run + "2" + run + "]" + run} {
+				var tape backend.Tape
+				if err := (scalar.Parser{}).Parse([]byte(src), &tape); err != nil {
+					t.Fatalf("%q: %v", src, err)
+				}
+			}
+			if n > 0 {
+				var tape backend.Tape
+				err := (scalar.Parser{}).Parse([]byte(run), &tape)
+				if se, ok := err.(*backend.SyntaxError); !ok || se.Msg != backend.MsgOnlyWhitespace {
+					t.Fatalf("%q: %v", run, err)
+				}
+			}
+		}
 	}
 }

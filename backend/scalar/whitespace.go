@@ -26,14 +26,15 @@ func skipSpaceRun(src []byte, i int) int {
 	for i+16 <= len(src) {
 		k1 := bits.TrailingZeros64(load64(src, i)^ones*' ') >> 3
 		k2 := bits.TrailingZeros64(load64(src, i+8)^ones*' ') >> 3
-		i += k1 + k2&-(k1>>3)
-		c := src[i]
-		if c > ' ' || !isSpace[c] {
+		k := k1 + k2&-(k1>>3)
+		i += k
+		if k == 16 {
+			continue
+		}
+		if c := src[i]; c > ' ' || !isSpace[c] {
 			return i
 		}
-		if c != ' ' { // \t, \n or \r; a space means 16 were skipped
-			i++
-		}
+		i++ // \t, \n or \r
 	}
 	for i < len(src) && isSpace[src[i]] {
 		i++
