@@ -43,6 +43,13 @@ static PyObject *big_int(const uint8_t *digits, size_t n)
     return v;
 }
 
+/* Words per entry, by kind (0: not a kind loads accepts). */
+static const uint8_t entry_words[16] = {
+    [ISOJSON_NULL] = 1,  [ISOJSON_FALSE] = 1,  [ISOJSON_TRUE] = 1,   [ISOJSON_INT] = 2,
+    [ISOJSON_UINT] = 2,  [ISOJSON_FLOAT] = 2,  [ISOJSON_ARRAY] = 2,  [ISOJSON_OBJECT] = 2,
+    [ISOJSON_STRING] = 3, [ISOJSON_BIGINT] = 3,
+};
+
 PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input)
 {
     const isojson_tape *t = &s->tape;
@@ -55,10 +62,15 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
     if (end == 0)
         return bad_tape();
     for (;;) {
+        /* A whole entry must be inside the tape (a backend bug must raise,
+         * not read past the end). */
         if (i >= end)
             goto malformed;
         uint64_t h = w[i];
-        switch ((unsigned)(h >> ISOJSON_KIND_SHIFT)) {
+        unsigned kind = (unsigned)(h >> ISOJSON_KIND_SHIFT);
+        if (kind >= 16 || entry_words[kind] == 0 || i + entry_words[kind] > end)
+            goto malformed;
+        switch (kind) {
         case ISOJSON_NULL:
             v = Py_NewRef(Py_None);
             i += 1;
@@ -107,7 +119,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         case ISOJSON_ARRAY:
         case ISOJSON_OBJECT: {
             Py_ssize_t n = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
-            int is_list = (h >> ISOJSON_KIND_SHIFT) == ISOJSON_ARRAY;
+            int is_list = kind == ISOJSON_ARRAY;
             i += 2;
 #ifdef ISOJSON_NO_PRESIZE
             v = is_list ? PyList_New(n) : PyDict_New();
