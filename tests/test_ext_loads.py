@@ -394,3 +394,38 @@ def test_subinterpreters_in_parallel_threads():
         for i in interps:
             i.close()
     assert not errors, errors[0]
+
+
+def random_text(rng):
+    ranges = [(0x20, 0x7f), (0x80, 0x100), (0x100, 0x800), (0x800, 0xd800), (0xe000, 0x10000), (0x10000, 0x110000)]
+    out = []
+    for _ in range(rng.randrange(0, 24)):
+        lo, hi = rng.choice(ranges)
+        out.append(chr(rng.randrange(lo, hi)))
+    return "".join(out)
+
+
+def random_doc(rng, depth=0):
+    r = rng.random()
+    if depth > 4 or r < 0.3:
+        return rng.choice([None, True, False, rng.randrange(-2**63, 2**64), rng.random() * 10 ** rng.randrange(-300, 300),
+                           random_text(rng), rng.randrange(-300, 300)])
+    if r < 0.65:
+        return [random_doc(rng, depth + 1) for _ in range(rng.randrange(0, 6))]
+    return {random_text(rng) if rng.random() < 0.5 else f"k{rng.randrange(50)}": random_doc(rng, depth + 1)
+            for _ in range(rng.randrange(0, 6))}
+
+
+def test_random_documents_equal_orjson():
+    # Seeded random documents with every code point class, raw and escaped
+    # (ensure_ascii writes astral characters as surrogate-pair escapes), as
+    # bytes and str.
+    import random
+
+    rng = random.Random(20261129)
+    for _ in range(400):
+        value = random_doc(rng)
+        for text in (json.dumps(value, ensure_ascii=False), json.dumps(value, ensure_ascii=True)):
+            want = orjson.loads(text)
+            assert isojson.loads(text) == want
+            assert isojson.loads(text.encode()) == want
