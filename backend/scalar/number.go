@@ -39,8 +39,17 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 	// most maxManDigits significant ones, man is exact.
 	var man uint64
 	intStart := i
-	// Eight bytes at a time: whole words of digits, then the run's last
-	// 1..7 digits converted at once; bytewise only near the input's end.
+	// Short integer parts (most floats, small counts) go bytewise; long
+	// ones (ids, timestamps) eight bytes at a time: whole words of digits,
+	// then the run's last 1..7 digits converted at once.
+	for k := 0; k < 4 && i < n; k++ {
+		d := src[i] - '0'
+		if d > 9 {
+			goto intDone
+		}
+		man = man*10 + uint64(d)
+		i++
+	}
 	for i+8 <= n {
 		w := load64(src, i)
 		k := leadingDigits(w)
