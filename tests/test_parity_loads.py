@@ -2,7 +2,8 @@
 objects (types, float bits, dict key order) on JSONTestSuite, the corpus,
 the roundtrip/transform documents and seeded random documents and texts, for
 every input type. The one extension: an integer literal beyond 64 bits is
-an exact int in isojson (orjson returns a float, or rejects it as infinity)."""
+an exact int in isojson where orjson returns a float (accept/reject stays
+orjson's: a literal beyond the float range is rejected by both)."""
 
 import os
 
@@ -129,12 +130,18 @@ def test_random_documents_round_trip(kind):
 
 
 def test_big_integers_are_exact():
-    for v in _util.BIG_INT_EDGES + (_util.UINT64_MAX, _util.INT64_MIN, 10**400, -(10**1000)):
+    for v in _util.BIG_INT_EDGES + (_util.UINT64_MAX, _util.INT64_MIN, 10**300, -(10**308)):
         text = str(v)
         for data, unwrap in ((text, lambda x: x), (text.encode(), lambda x: x),
                              (f"[{text}]", lambda x: x[0]), (f'{{"k": {text}}}'.encode(), lambda x: x["k"])):
             got = unwrap(isojson.loads(data))
             assert type(got) is int and got == v, f"loads({data!r:.60}) gave {got!r:.60}"
+
+
+def test_integers_beyond_the_float_range_are_rejected_like_orjson():
+    for text in ("1" + "0" * 309, "-" + "9" * 400, "[1, " + "1" * 1000 + "]"):
+        for data in (text, text.encode()):
+            assert _util.outcome(isojson.loads, data) == _util.outcome(orjson.loads, data)
 
 
 def test_large_documents():
