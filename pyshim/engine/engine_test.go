@@ -73,7 +73,10 @@ func TestParseAndWriteThroughABI(t *testing.T) {
 						t.Fatalf("%s/%s: word %d differs", name, doc, i)
 					}
 				}
-				for _, flags := range []uint32{0, 1, 32, 1024, 1 | 32 | 1024} {
+				if round > 0 {
+					continue
+				}
+				for _, flags := range []uint32{0, 1 | 32 | 1024} {
 					rc := c.write(flags)
 					out := c.output()
 					if rc != 0 {
