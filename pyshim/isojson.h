@@ -9,6 +9,7 @@
  *   module.c         module definition, state, methods table, constants
  *   engine_loader.c  dlopen of the Go engine at first use, fork handling
  *   loads.c          loads(): input → engine parse → tape → Python objects
+ *   loads_*.c        its parts: scratch memory, tape walk, str, key cache (loads.h)
  *   errors.c         JSONDecodeError (subclass of the interpreter's json.JSONDecodeError)
  *   dumps.c          dumps(): argument checks, the walk of objects into a tape
  *   dumps_*.c        one serializer per Python type
