@@ -36,7 +36,7 @@ def roundtrip(modname, docs, options, repeat=1):
         for doc, option in zip(docs, options):
             first = _outcome(mod.dumps, doc, default=default, option=option)
             if first[0] == "ok":
-                second = _outcome(lambda b: mod.dumps(mod.loads(b), option=option), first[1])
+                second = _outcome(lambda b: mod.dumps(mod.loads(b), default=default, option=option), first[1])
                 out.append((first, second))
             else:
                 out.append((first, None))

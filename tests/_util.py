@@ -293,6 +293,29 @@ def nested(depth, leaf=None):
 
 
 # ---------------------------------------------------------------------------
+# Hypothesis strategies (derandomized in the tests: the same examples on
+# every run), for shrinking a failure to a small example.
+
+
+def hypothesis_values(big_ints=True):
+    from hypothesis import strategies as st
+    text = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
+    ints = st.integers() if big_ints else st.integers(min_value=INT64_MIN, max_value=UINT64_MAX)
+    scalars = st.none() | st.booleans() | ints | st.floats() | text
+    return st.recursive(
+        scalars,
+        lambda children: st.lists(children, max_size=6) | st.dictionaries(text, children, max_size=6)
+        | st.lists(children, max_size=4).map(tuple),
+        max_leaves=40)
+
+
+def hypothesis_settings(max_examples):
+    from hypothesis import HealthCheck, settings
+    return settings(derandomize=True, database=None, deadline=None, max_examples=max_examples,
+                    suppress_health_check=list(HealthCheck))
+
+
+# ---------------------------------------------------------------------------
 # Random JSON text, with the spellings a writer never produces.
 
 

@@ -4,6 +4,7 @@ a default= callback. Ints beyond 64 bits are the one extension: isojson
 writes their digits (json.dumps's) where orjson raises."""
 
 import pytest
+from hypothesis import given, strategies as st
 
 import _util
 from _util import isojson, orjson
@@ -120,3 +121,10 @@ def test_fragments_match_orjson():
             got = isojson.dumps({"f": [isojson.Fragment(contents)]}, option=option)
             want = orjson.dumps({"f": [orjson.Fragment(contents)]}, option=option)
             assert got == want, (contents, option)
+
+
+@_util.hypothesis_settings(200)
+@given(doc=_util.hypothesis_values(), option=st.sampled_from([c[1] for c in COMBINATIONS]))
+def test_dumps_matches_orjson_hypothesis(doc, option):
+    """Property form, for a shrunk minimal example when something differs."""
+    assert _util.check_dumps(doc, option) is None

@@ -8,6 +8,7 @@ orjson's: a literal beyond the float range is rejected by both)."""
 import os
 
 import pytest
+from hypothesis import given, strategies as st
 
 import _util
 from _util import isojson, orjson
@@ -174,3 +175,12 @@ def test_result_types_are_exact():
     assert type(v) is dict and type(v["a"]) is list
     assert [type(x) for x in v["a"]] == [int, float, str, bool, bool, type(None), dict, list]
     assert str(v["b"]) == "-0.0" and v["c"] == 18446744073709551615 and type(v["c"]) is int
+
+
+@_util.hypothesis_settings(200)
+@given(doc=_util.hypothesis_values(), indent=st.booleans())
+def test_loads_matches_orjson_hypothesis(doc, indent):
+    """Property form, for a shrunk minimal example when something differs."""
+    data = orjson.dumps(_util.fragmentize_big_ints(doc), option=orjson.OPT_INDENT_2 if indent else 0)
+    assert _util.check_loads(data) is None
+    assert _util.check_loads(data.decode()) is None
