@@ -187,6 +187,8 @@ int isojson_dumps_state_init(PyObject *module, isojson_dumps_state *st)
     INTERN(str_array_struct, "__array_struct__")
     INTERN(str_field_type, "_field_type")
     INTERN(str_dict, "__dict__")
+    INTERN(str_dtype, "dtype")
+    INTERN(str_str, "str")
 #undef INTERN
     return 0;
 }
@@ -213,4 +215,6 @@ void isojson_dumps_state_clear(isojson_dumps_state *st)
     Py_CLEAR(st->str_array_struct);
     Py_CLEAR(st->str_field_type);
     Py_CLEAR(st->str_dict);
+    Py_CLEAR(st->str_dtype);
+    Py_CLEAR(st->str_str);
 }

@@ -17,8 +17,20 @@ enum isojson_cached_type {
     ISOJSON_T_UUID,          /* uuid.UUID */
     ISOJSON_T_ENUMTYPE,      /* enum.EnumMeta (the metaclass of every Enum) */
     ISOJSON_T_NDARRAY,       /* numpy.ndarray */
-    ISOJSON_T_NP_GENERIC,    /* numpy.generic (every numpy scalar) */
-    ISOJSON_T_NP_DATETIME64, /* numpy.datetime64 */
+    /* The numpy scalar types orjson serializes (exact types). */
+    ISOJSON_T_NP_FLOAT64,
+    ISOJSON_T_NP_FLOAT32,
+    ISOJSON_T_NP_FLOAT16,
+    ISOJSON_T_NP_INT64,
+    ISOJSON_T_NP_INT32,
+    ISOJSON_T_NP_INT16,
+    ISOJSON_T_NP_INT8,
+    ISOJSON_T_NP_UINT64,
+    ISOJSON_T_NP_UINT32,
+    ISOJSON_T_NP_UINT16,
+    ISOJSON_T_NP_UINT8,
+    ISOJSON_T_NP_BOOL,
+    ISOJSON_T_NP_DATETIME64,
     ISOJSON_T_FIELD_MARKER,  /* dataclasses._FIELD (a dataclass field's _field_type) */
     ISOJSON_T_COUNT
 };
@@ -36,6 +48,8 @@ typedef struct isojson_dumps_state {
     PyObject *str_array_struct;      /* "__array_struct__" */
     PyObject *str_field_type;        /* "_field_type" */
     PyObject *str_dict;              /* "__dict__" */
+    PyObject *str_dtype;             /* "dtype" */
+    PyObject *str_str;               /* "str" */
     /* Which groups of types[] are filled (bits of dumps_types.c). */
     unsigned found;
 } isojson_dumps_state;

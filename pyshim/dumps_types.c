@@ -18,8 +18,10 @@ typedef struct type_source {
     struct {
         enum isojson_cached_type which;
         const char *name;
-    } attrs[4];
+    } attrs[14];
 } type_source;
+
+#define NATTRS 14
 
 static const type_source SOURCES[] = {
     {"datetime", 1u << 0,
@@ -28,14 +30,27 @@ static const type_source SOURCES[] = {
     {"uuid", 1u << 1, {{ISOJSON_T_UUID, "UUID"}}},
     {"enum", 1u << 2, {{ISOJSON_T_ENUMTYPE, "EnumType"}}},
     {"numpy", 1u << 3,
-     {{ISOJSON_T_NDARRAY, "ndarray"}, {ISOJSON_T_NP_GENERIC, "generic"}, {ISOJSON_T_NP_DATETIME64, "datetime64"}}},
+     {{ISOJSON_T_NDARRAY, "ndarray"},
+      {ISOJSON_T_NP_FLOAT64, "float64"},
+      {ISOJSON_T_NP_FLOAT32, "float32"},
+      {ISOJSON_T_NP_FLOAT16, "float16"},
+      {ISOJSON_T_NP_INT64, "int64"},
+      {ISOJSON_T_NP_INT32, "int32"},
+      {ISOJSON_T_NP_INT16, "int16"},
+      {ISOJSON_T_NP_INT8, "int8"},
+      {ISOJSON_T_NP_UINT64, "uint64"},
+      {ISOJSON_T_NP_UINT32, "uint32"},
+      {ISOJSON_T_NP_UINT16, "uint16"},
+      {ISOJSON_T_NP_UINT8, "uint8"},
+      {ISOJSON_T_NP_BOOL, "bool_"},
+      {ISOJSON_T_NP_DATETIME64, "datetime64"}}},
     {"dataclasses", 1u << 4, {{ISOJSON_T_FIELD_MARKER, "_FIELD"}}},
 };
 
 static const type_source *source_of(enum isojson_cached_type which)
 {
     for (size_t i = 0; i < sizeof SOURCES / sizeof SOURCES[0]; i++)
-        for (int j = 0; j < 4 && SOURCES[i].attrs[j].name != NULL; j++)
+        for (int j = 0; j < NATTRS && SOURCES[i].attrs[j].name != NULL; j++)
             if (SOURCES[i].attrs[j].which == which)
                 return &SOURCES[i];
     return NULL;
@@ -56,9 +71,9 @@ static void fill(isojson_dumps_state *st, const type_source *src)
         PyErr_Clear();
         return;
     }
-    PyObject *got[4] = {NULL, NULL, NULL, NULL};
+    PyObject *got[NATTRS] = {NULL};
     int ok = 1;
-    for (int j = 0; j < 4 && src->attrs[j].name != NULL; j++) {
+    for (int j = 0; j < NATTRS && src->attrs[j].name != NULL; j++) {
         got[j] = PyObject_GetAttrString(mod, src->attrs[j].name);
         if (got[j] == NULL) {
             PyErr_Clear();
@@ -66,7 +81,7 @@ static void fill(isojson_dumps_state *st, const type_source *src)
         }
     }
     Py_DECREF(mod);
-    for (int j = 0; j < 4 && src->attrs[j].name != NULL; j++) {
+    for (int j = 0; j < NATTRS && src->attrs[j].name != NULL; j++) {
         if (ok)
             Py_XSETREF(st->types[src->attrs[j].which], got[j]);
         else
@@ -133,7 +148,11 @@ int dumps_other(dumps_ctx *c, PyObject *o)
         if (is)
             return dumps_dataclass(c, o);
     }
-    /* numpy (OPT_SERIALIZE_NUMPY): not yet; such objects go to default=. */
+    if (opts & OPT_SERIALIZE_NUMPY) {
+        int rc = dumps_numpy(c, o);
+        if (rc != DUMPS_NOT_MINE)
+            return rc;
+    }
     return dumps_default(c, o);
 }
 

@@ -1,0 +1,154 @@
+/* float32 (and float16, widened to float32) → text exactly as orjson writes
+ * numpy float32 values: the shortest digits that read back as the same
+ * float32, laid out like Ryu's format32 but with orjson's exponent sign:
+ *
+ *   1.0  15.0  12345678.0  1.5  0.000001  1e-7  1.5e+13  3.4028235e+38
+ *
+ * fixed notation when the decimal exponent kk (10^(kk-1) <= |v| < 10^kk) is
+ * within -5..13, scientific otherwise; NaN and infinities are null. The
+ * digits come from the C library (correctly rounded printf, strtof); a
+ * candidate one unit either side covers the few values where the nearest
+ * decimal of a length lies outside the float's rounding interval. */
+#include "dumps_internal.h"
+#include "dumps_float32.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The shortest round-trip digits of f (> 0, finite): writes them to digits
+ * (no dot) and returns their count; *exp10 is the exponent of the first
+ * digit (f = 0.d1d2... * 10^(exp10+1)). */
+static int shortest_digits(float f, char *digits, int *exp10)
+{
+    char buf[32];
+    for (int p = 1; p <= 9; p++) {
+        snprintf(buf, sizeof buf, "%.*e", p - 1, (double)f);
+        if (strtof(buf, NULL) != f) {
+            /* Try the neighbours of the nearest p-digit decimal. */
+            char *e = strchr(buf, 'e');
+            long long m = 0;
+            for (char *q = buf; q < e; q++)
+                if (*q >= '0' && *q <= '9')
+                    m = m * 10 + (*q - '0');
+            int ex = atoi(e + 1);
+            int found = 0;
+            for (int d = -1; d <= 1 && !found; d += 2) {
+                long long mm = m + d;
+                char cand[48];
+                snprintf(cand, sizeof cand, "%llde%d", mm, ex - (p - 1));
+                if (mm > 0 && strtof(cand, NULL) == f) {
+                    snprintf(buf, sizeof buf, "%.*e", p - 1, strtod(cand, NULL));
+                    found = 1;
+                }
+            }
+            if (!found)
+                continue;
+        }
+        /* buf is d[.ddd]e±XX */
+        int n = 0;
+        char *e = strchr(buf, 'e');
+        for (char *q = buf; q < e; q++)
+            if (*q >= '0' && *q <= '9')
+                digits[n++] = *q;
+        while (n > 1 && digits[n - 1] == '0')
+            n--;
+        *exp10 = atoi(e + 1);
+        return n;
+    }
+    /* Unreachable: 9 digits always round-trip a float32. */
+    snprintf(buf, sizeof buf, "%.8e", (double)f);
+    int n = 0;
+    char *e = strchr(buf, 'e');
+    for (char *q = buf; q < e; q++)
+        if (*q >= '0' && *q <= '9')
+            digits[n++] = *q;
+    *exp10 = atoi(e + 1);
+    return n;
+}
+
+size_t dumps_format_f32(float f, char *out)
+{
+    char *p = out;
+    if (isnan(f) || isinf(f)) {
+        memcpy(out, "null", 4);
+        return 4;
+    }
+    if (signbit(f)) {
+        *p++ = '-';
+        f = -f;
+    }
+    if (f == 0.0f) {
+        memcpy(p, "0.0", 3);
+        return (size_t)(p - out) + 3;
+    }
+    char digits[16];
+    int e10;
+    int len = shortest_digits(f, digits, &e10);
+    int kk = e10 + 1; /* 10^(kk-1) <= f < 10^kk */
+    int k = kk - len;  /* f = digits * 10^k */
+    if (k >= 0 && kk <= 13) {
+        memcpy(p, digits, (size_t)len);
+        p += len;
+        for (int i = len; i < kk; i++)
+            *p++ = '0';
+        *p++ = '.';
+        *p++ = '0';
+    } else if (kk > 0 && kk <= 13) {
+        memcpy(p, digits, (size_t)kk);
+        p += kk;
+        *p++ = '.';
+        memcpy(p, digits + kk, (size_t)(len - kk));
+        p += len - kk;
+    } else if (kk > -6 && kk <= 0) {
+        *p++ = '0';
+        *p++ = '.';
+        for (int i = kk; i < 0; i++)
+            *p++ = '0';
+        memcpy(p, digits, (size_t)len);
+        p += len;
+    } else {
+        *p++ = digits[0];
+        if (len > 1) {
+            *p++ = '.';
+            memcpy(p, digits + 1, (size_t)(len - 1));
+            p += len - 1;
+        }
+        *p++ = 'e';
+        int x = kk - 1;
+        if (x < 0) {
+            *p++ = '-';
+            x = -x;
+        } else {
+            *p++ = '+';
+        }
+        if (x >= 10)
+            *p++ = (char)('0' + x / 10);
+        *p++ = (char)('0' + x % 10);
+    }
+    return (size_t)(p - out);
+}
+
+float dumps_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = h >> 10 & 0x1F, man = h & 0x3FF, bits;
+    if (exp == 0x1F) {
+        bits = sign | 0x7F800000u | man << 13; /* infinity or NaN */
+    } else if (exp != 0) {
+        bits = sign | (exp + 112) << 23 | man << 13;
+    } else if (man == 0) {
+        bits = sign;
+    } else {
+        /* subnormal: normalize */
+        int shift = 0;
+        while (!(man & 0x400)) {
+            man <<= 1;
+            shift++;
+        }
+        man &= 0x3FF;
+        bits = sign | (uint32_t)(113 - shift) << 23 | man << 13;
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}

@@ -1,0 +1,13 @@
+/* float32/float16 text for numpy values (dumps_float32.c). */
+#ifndef ISOJSON_DUMPS_FLOAT32_H
+#define ISOJSON_DUMPS_FLOAT32_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes orjson's text for f (at most 16 bytes) and returns its length. */
+size_t dumps_format_f32(float f, char *out);
+/* The float32 value of an IEEE half-precision bit pattern (exact). */
+float dumps_f16_to_f32(uint16_t h);
+
+#endif
