@@ -64,6 +64,8 @@ PyObject *isojson_loads(PyObject *module, PyObject *obj)
     }
 
     isojson_error err;
+    err.offset = 0;
+    err.msg[0] = '\0';
     int rc;
     if (immutable && n >= NOGIL_MIN) {
         Py_BEGIN_ALLOW_THREADS
