@@ -94,6 +94,11 @@ func (e *encoder) growSlow(n int) {
 	need := max(len(e.buf)+n, 2*cap(e.buf), 512)
 	if e.alloc != nil {
 		e.buf = e.alloc.GrowBytes(e.buf, need)
+		if cap(e.buf)-len(e.buf) < n {
+			// Appending now would move the buffer to the Go heap
+			// behind the caller's back.
+			panic("writer: Allocator.GrowBytes returned less than asked")
+		}
 		return
 	}
 	b := make([]byte, len(e.buf), need)
