@@ -48,7 +48,7 @@ def _run_threads(n, target):
         except BaseException as e:  # noqa: BLE001 - reported below
             errors.append(f"thread {i}: {type(e).__name__}: {e}"[:2000])
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(n)]
     for t in threads:
         t.start()
     for t in threads:
@@ -100,7 +100,7 @@ def _on_small_stack(fn, stack=256 * 1024):
     result = []
     old = threading.stack_size(stack)
     try:
-        t = threading.Thread(target=lambda: result.append(_util.outcome(fn)))
+        t = threading.Thread(target=lambda: result.append(_util.outcome(fn)), daemon=True)
         t.start()
         t.join(timeout=120)
     finally:
