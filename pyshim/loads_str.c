@@ -84,6 +84,31 @@ static inline Py_UCS4 decode_one(const uint8_t *s, size_t n, size_t *i)
            (s[j + 3] & 0x3f);
 }
 
+/* Widens the ASCII run at the start of s[0:n) into out (room code units), 8
+ * bytes at a time, and returns how many bytes it consumed. Mostly-ASCII text
+ * with a few wide characters (quotes, dashes, emoji) spends its time here. */
+#define WIDEN_ASCII_RUN(name, T)                                                         \
+    static inline size_t name(const uint8_t *s, size_t n, T *out, size_t room)           \
+    {                                                                                    \
+        size_t i = 0, lim = n < room ? n : room;                                         \
+        while (i + 8 <= lim) {                                                           \
+            uint64_t w;                                                                  \
+            memcpy(&w, s + i, 8);                                                        \
+            if (w & 0x8080808080808080ULL)                                               \
+                break;                                                                   \
+            for (int k = 0; k < 8; k++)                                                  \
+                out[i + k] = s[i + k];                                                   \
+            i += 8;                                                                      \
+        }                                                                                \
+        while (i < lim && s[i] < 0x80) {                                                 \
+            out[i] = s[i];                                                               \
+            i++;                                                                         \
+        }                                                                                \
+        return i;                                                                        \
+    }
+WIDEN_ASCII_RUN(ascii_run2, Py_UCS2)
+WIDEN_ASCII_RUN(ascii_run4, Py_UCS4)
+
 static PyObject *ucs2(const uint8_t *s, size_t n, size_t chars)
 {
     PyObject *u = PyUnicode_New((Py_ssize_t)chars, 0xffff);
@@ -95,7 +120,9 @@ static PyObject *ucs2(const uint8_t *s, size_t n, size_t chars)
         if (o >= chars)
             return bad_count(u);
         if (s[i] < 0x80) {
-            out[o++] = s[i++];
+            size_t k = ascii_run2(s + i, n - i, out + o, chars - o);
+            i += k;
+            o += k;
             continue;
         }
         Py_UCS4 c = decode_one(s, n, &i);
@@ -119,7 +146,9 @@ static PyObject *ucs4(const uint8_t *s, size_t n, size_t chars)
         if (o >= chars)
             return bad_count(u);
         if (s[i] < 0x80) {
-            out[o++] = s[i++];
+            size_t k = ascii_run4(s + i, n - i, out + o, chars - o);
+            i += k;
+            o += k;
             continue;
         }
         Py_UCS4 c = decode_one(s, n, &i);
@@ -134,8 +163,7 @@ static PyObject *ucs4(const uint8_t *s, size_t n, size_t chars)
 
 PyObject *isojson_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cls)
 {
-    switch (cls) {
-    case ISOJSON_ASCII: {
+    if (cls == ISOJSON_ASCII) {
         if (n == 1)
             return PyUnicode_FromOrdinal(s[0]);   /* CPython's cached 1-char str */
         PyObject *u = PyUnicode_New((Py_ssize_t)n, 0x7f);
@@ -143,6 +171,15 @@ PyObject *isojson_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cl
             memcpy(ISOJSON_ASCII_DATA(u), s, n);
         return u;
     }
+    if (chars == 1 && n >= 2 && s[0] >= 0xc2) {
+        /* One character: CPython's cached str for Latin-1 ones, as its own
+         * decoder gives. */
+        size_t i = 0;
+        Py_UCS4 c = decode_one(s, n, &i);
+        if (i == n && c <= 0x10ffff)
+            return PyUnicode_FromOrdinal((int)c);
+    }
+    switch (cls) {
     case ISOJSON_LATIN1:
         return latin1(s, n, chars);
     case ISOJSON_BMP:
