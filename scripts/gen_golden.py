@@ -16,6 +16,11 @@ testdata/golden/:
                   combination of OPT_INDENT_2, OPT_SORT_KEYS, OPT_APPEND_NEWLINE.
   specials.jsonl  hand-picked values with their outputs (NaN, inf, -0.0,
                   integers at the int64/uint64 limits, empty containers).
+  errors.jsonl.gz   {"hex": invalid document, "msg", "pos", "lineno",
+                  "colno"} of orjson.JSONDecodeError: every JSONTestSuite
+                  document orjson rejects, as is, after blank lines, and
+                  after a line holding non-ASCII text (so that line, column
+                  and character position all differ from the byte offset).
 """
 
 import gzip
@@ -187,6 +192,23 @@ def jdump(v):
     return json.dumps(v, ensure_ascii=True, allow_nan=False)
 
 
+SUITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "JSONTestSuite", "test_parsing")
+
+
+def gen_errors():
+    out = []
+    for name in sorted(os.listdir(SUITE)):
+        with open(os.path.join(SUITE, name), "rb") as f:
+            doc = f.read()
+        for variant in (doc, b"\n\n  " + doc, "[\"\u00e9\u20ac\U0001f600\",\n \"\u00e9\", ".encode() + doc + b"]"):
+            try:
+                orjson.loads(variant)
+            except orjson.JSONDecodeError as e:
+                out.append({"name": name, "hex": variant.hex(), "msg": e.msg, "pos": e.pos, "lineno": e.lineno,
+                            "colno": e.colno})
+    return out
+
+
 def main():
     rnd = random.Random(SEED)
     os.makedirs(OUT, exist_ok=True)
@@ -209,6 +231,11 @@ def main():
                 f.write((jdump({"doc": text, "opt": opt, "out": orjson.dumps(d, option=opt).decode()}) + "\n").encode())
                 n += 1
 
+    errors = gen_errors()
+    with gzip.GzipFile(os.path.join(OUT, "errors.jsonl.gz"), "wb", mtime=0) as f:
+        for e in errors:
+            f.write((jdump(e) + "\n").encode())
+
     specials = [math.nan, math.inf, -math.inf, -0.0, 0.0, 0, -1, 2**63 - 1, -(2**63), 2**63, 2**64 - 1,
                 [], {}, [[]], {"a": {}}, "", True, False, None]
     with open(os.path.join(OUT, "specials.jsonl"), "w") as f:
@@ -217,8 +244,8 @@ def main():
                 doc = repr(v) if isinstance(v, float) and not math.isfinite(v) else jdump(v)
                 f.write(jdump({"doc": doc, "opt": opt, "out": orjson.dumps(v, option=opt).decode()}) + "\n")
 
-    print("orjson %s: %d floats, %d strings, %d docs (%d with options)" % (
-        orjson.__version__, len(floats), len(strings), len(docs), n), file=sys.stderr)
+    print("orjson %s: %d floats, %d strings, %d docs (%d with options), %d errors" % (
+        orjson.__version__, len(floats), len(strings), len(docs), n, len(errors)), file=sys.stderr)
 
 
 if __name__ == "__main__":
