@@ -215,3 +215,20 @@ func TestSortKeysLarge(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want.String())
 	}
 }
+
+func TestUCS2PairAcrossChunks(t *testing.T) {
+	units := make([]uint16, escapeChunk+10)
+	for i := range units {
+		units[i] = 'a'
+	}
+	units[escapeChunk-1], units[escapeChunk] = 0xd83d, 0xde00
+	tp := &backend.Tape{}
+	tp.AppendRef(backend.KindString, backend.Ref{Storage: backend.StorageExternal, Width: backend.WidthUCS2,
+		Len: len(units), Where: uint64(uintptr(unsafe.Pointer(&units[0])))})
+	got := string(Append(nil, tp, nil, 0))
+	runtime.KeepAlive(units)
+	want := `"` + strings.Repeat("a", escapeChunk-1) + "😀" + strings.Repeat("a", 9) + `"`
+	if got != want {
+		t.Errorf("pair split across chunks: got ...%q", got[escapeChunk-4:escapeChunk+8])
+	}
+}

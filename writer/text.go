@@ -78,7 +78,13 @@ func (e *encoder) text(k backend.Kind, i int) {
 				e.buf = transcodeLatin1(e.buf, s)
 			}
 		case backend.WidthUCS2:
-			e.buf = escapeUCS2(e.buf, unsafe.Slice((*uint16)(unsafe.Add(p, 2*done)), c), escape)
+			units := unsafe.Slice((*uint16)(unsafe.Add(p, 2*done)), c)
+			if c > 1 && done+c < n && units[c-1]&0xfc00 == 0xd800 {
+				// Keep a surrogate pair in one chunk.
+				c--
+				units = units[:c]
+			}
+			e.buf = escapeUCS2(e.buf, units, escape)
 		default:
 			e.buf = escapeUCS4(e.buf, unsafe.Slice((*uint32)(unsafe.Add(p, 4*done)), c), escape)
 		}
