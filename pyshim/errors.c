@@ -30,6 +30,12 @@ int isojson_errors_init(PyObject *module, isojson_state *st)
 
 void isojson_raise_decode_error(isojson_state *st, const char *msg, PyObject *doc, Py_ssize_t pos)
 {
+    if (st->JSONDecodeError == NULL) {
+        /* The module was cleared (interpreter shutdown) and a finalizer
+         * still called loads: its base class is the best we have. */
+        PyErr_SetString(PyExc_ValueError, msg);
+        return;
+    }
     PyObject *empty = NULL;
     if (doc == NULL) {
         empty = PyUnicode_New(0, 0);
