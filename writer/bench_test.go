@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -73,4 +74,21 @@ func BenchmarkWriteIndentSorted(b *testing.B) {
 	for _, name := range []string{"twitter", "citm_catalog", "canada", "github"} {
 		b.Run(name, func(b *testing.B) { benchWrite(b, name, Indent2|SortKeys) })
 	}
+}
+
+// BenchmarkWriteUCS2 writes text that CPython stores as UCS2 (mostly ASCII
+// with a few CJK characters), as dumps hands it over.
+func BenchmarkWriteUCS2(b *testing.B) {
+	text := []rune(strings.Repeat("Hello, 世界! A tweet with some ASCII text and 日本語. ", 20))
+	units := make([]uint16, len(text))
+	for i, r := range text {
+		units[i] = uint16(r)
+	}
+	tp := &backend.Tape{}
+	tp.AppendRef(backend.KindString, backend.Ref{Storage: backend.StorageExternal, Width: backend.WidthUCS2,
+		Class: backend.ClassBMP, Len: len(units), Where: uint64(uintptr(unsafe.Pointer(&units[0]))), Chars: len(units)})
+	out := Append(nil, tp, nil, 0)
+	b.SetBytes(int64(len(out)))
+	loopCPU(b, int64(len(out)), func() { out = Append(out[:0], tp, nil, 0) })
+	runtime.KeepAlive(units)
 }
