@@ -429,3 +429,30 @@ def test_random_documents_equal_orjson():
             want = orjson.loads(text)
             assert isojson.loads(text) == want
             assert isojson.loads(text.encode()) == want
+
+
+def test_large_mutable_inputs_from_threads():
+    # bytearray and memoryview inputs ≥ 64 KiB are copied and parsed without
+    # the GIL while other threads mutate their own buffers.
+    data = json.dumps([{"i": i, "s": "x" * (i % 50)} for i in range(5000)]).encode()
+    want = orjson.loads(data)
+    errors = []
+
+    def work():
+        try:
+            buf = bytearray(data)
+            for _ in range(5):
+                assert isojson.loads(buf) == want
+                assert isojson.loads(memoryview(buf)) == want
+                buf[:1] = b"["  # writes between calls are fine
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
+    bad = bytearray(data[:-1])
+    assert isojson_error(bad) == orjson_error(bad)
