@@ -73,7 +73,7 @@ echo "==== make test: $(1)"; t0=$$(date +%s); rc=0; \
 { $($(1)_cmd); } 2>&1 | tee $$log || rc=$$?; \
 status=PASS; [[ $$rc == 0 ]] || status=FAIL; \
 { printf '%s  %-8s %5ss  exit %s\n' $$status $(1) $$(( $$(date +%s) - t0 )) $$rc; \
-  { $($(1)_summary); } | sed 's/^/      /'; } > $(RESULTS)/$(1).result; \
+  { $($(1)_summary); } | sed 's/^/      /' || true; } > $(RESULTS)/$(1).result; \
 exit $$rc
 endef
 
@@ -89,7 +89,8 @@ vet_summary = if [[ $$rc == 0 ]]; then echo "go vet: no problems"; else grep -v 
 test-vet:
 	$(call part,vet)
 
-gotest_cmd = $(GO) test $(GO_TEST_FLAGS) ./...
+# The benchmarks run once each too (-benchtime 1x, no race detector), so that they cannot rot unnoticed.
+gotest_cmd = $(GO) test $(GO_TEST_FLAGS) ./... && $(GO) test -run '^$$' -bench . -benchtime 1x ./bench/
 gotest_summary = echo "go test: packages ok: $$(grep -c '^ok ' $$log), failed: $$(grep -c '^FAIL'$$'\t' $$log)"; \
   grep -E '^(FAIL|--- FAIL|panic:)' $$log | head -30 || true
 test-go:
@@ -110,7 +111,9 @@ test-build:
 pytest_cmd = [[ -d tests ]] || { echo "test-py: FAIL: there is no tests/ directory" >&2; exit 5; }; \
   r=0; $(PY) -m pytest -q tests/ || r=$$?; \
   [[ $$r != 5 ]] || echo "test-py: FAIL: pytest collected no tests (exit 5) from tests/" >&2; exit $$r
-pytest_summary = grep -E '^(FAILED|ERROR) ' $$log | head -40 || true; grep -E '^test-py: ' $$log || true; \
+# (Node ids under tests/, each once: tests that run pytest in a child echo its summary lines too.)
+pytest_summary = { grep -E '^(FAILED|ERROR) tests/' $$log || true; } | awk '!seen[$$0]++' | head -40; \
+  grep -E '^test-py: ' $$log || true; \
   grep -E ' (passed|failed|error|errors|skipped|no tests ran)( |$$)' $$log | tail -n 1 || true
 test-py: test-build
 	$(call part,pytest)
