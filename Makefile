@@ -114,7 +114,7 @@ pytest_cmd = [[ -d tests ]] || { echo "test-py: FAIL: there is no tests/ directo
 # (Node ids under tests/, each once: tests that run pytest in a child echo its summary lines too.)
 pytest_summary = { grep -E '^(FAILED|ERROR) tests/' $$log || true; } | awk '!seen[$$0]++' | head -40; \
   grep -E '^test-py: ' $$log || true; \
-  grep -E ' (passed|failed|error|errors|skipped|no tests ran)( |$$)' $$log | tail -n 1 || true
+  grep -E '(^| )(passed|failed|error|errors|skipped|no tests ran)( |$$)' $$log | tail -n 1 || true
 test-py: test-build
 	$(call part,pytest)
 
