@@ -191,6 +191,9 @@ func (e *encoder) compactElem(i int) int {
 	case backend.KindInt:
 		e.buf = appendInt(e.buf, int64(e.words[i+1]))
 		return i + 2
+	case backend.KindFloat:
+		e.buf = appendFloatBits(e.buf, e.words[i+1])
+		return i + 2
 	case backend.KindString:
 		e.text(k, i)
 		return i + backend.RefWords
