@@ -4,6 +4,8 @@
 
 #include "dumps_internal.h"
 
+#pragma GCC visibility push(hidden)
+
 typedef struct dumps_buffers {
     isojson_tape tape;
     isojson_buf out;
@@ -18,5 +20,7 @@ dumps_buffers *dumps_buffers_take(void);
 void dumps_buffers_give(dumps_buffers *b);
 /* Releases every reference the context owns. */
 void dumps_release(dumps_ctx *c);
+
+#pragma GCC visibility pop
 
 #endif

@@ -8,8 +8,6 @@
  * walked, and PyDict_Next stays memory-safe when it does. */
 #include "dumps_internal.h"
 
-int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort);
-
 int dumps_dict(dumps_ctx *c, PyObject *o)
 {
     size_t at, count = 0;
@@ -29,7 +27,7 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
             dumps_error("Dict key must be str");
             goto fail;
         }
-        if (dumps_value(c, value) < 0)
+        if (dumps_value_inline(c, value) < 0)
             goto fail;
         count++;
     }

@@ -4,8 +4,6 @@
 #include "dumps_internal.h"
 #include "dumps_types.h"
 
-int dumps_nonstr_key(dumps_ctx *c, PyObject *key);
-
 /* The member's value, kept alive until the write. Enum.value is a property:
  * Python code, so the context is pinned first. */
 static PyObject *enum_value(dumps_ctx *c, PyObject *o)

@@ -5,9 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#pragma GCC visibility push(hidden)
+
 /* Writes orjson's text for f (at most 16 bytes) and returns its length. */
 size_t dumps_format_f32(float f, char *out);
 /* The float32 value of an IEEE half-precision bit pattern (exact). */
 float dumps_f16_to_f32(uint16_t h);
+
+#pragma GCC visibility pop
 
 #endif

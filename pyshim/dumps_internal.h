@@ -16,6 +16,10 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Everything declared from here on is internal to the extension: hidden
+ * symbols are called directly, not through the PLT. */
+#pragma GCC visibility push(hidden)
+
 /* orjson's limits. Containers are counted from 1 at the root, tuples
  * included; a list, dict (or other container) at exactly level 255 raises
  * "Recursion limit reached". orjson 3.13 compares for equality and never
@@ -221,14 +225,48 @@ int dumps_float(dumps_ctx *c, PyObject *obj);
 int dumps_list(dumps_ctx *c, PyObject *obj);
 int dumps_tuple(dumps_ctx *c, PyObject *obj);
 int dumps_dict(dumps_ctx *c, PyObject *obj);
+/* A dict whose keys are all converted before any value (OPT_SORT_KEYS,
+ * OPT_NON_STR_KEYS), sorted when sort is set (dumps_sort.c). */
+int dumps_dict_collected(dumps_ctx *c, PyObject *obj, int sort);
+/* A dict key that is not an exact str, under OPT_NON_STR_KEYS (dumps_key.c). */
+int dumps_nonstr_key(dumps_ctx *c, PyObject *key);
 int dumps_fragment(dumps_ctx *c, PyObject *obj);
 /* Types without an exact-type fast path: subclasses, the phase-2 types,
  * then default=. */
 int dumps_other(dumps_ctx *c, PyObject *obj);
 int dumps_default(dumps_ctx *c, PyObject *obj);
 
+/* The walk's hot path, inlined into the container loops: the commonest
+ * exact types by pointer comparison, everything else through dumps_value. */
+static inline int dumps_value_inline(dumps_ctx *c, PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == &PyUnicode_Type)
+        return dumps_str(c, o);
+    if (t == &PyLong_Type) {
+        if (PyUnstable_Long_IsCompact((PyLongObject *)o))
+            return dumps_number(c, ISOJSON_INT, (uint64_t)(int64_t)PyUnstable_Long_CompactValue((PyLongObject *)o));
+        return dumps_int(c, o);
+    }
+    if (t == &PyFloat_Type) {
+        double d = PyFloat_AS_DOUBLE(o);
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        return dumps_number(c, ISOJSON_FLOAT, bits);
+    }
+    if (o == Py_None)
+        return dumps_scalar(c, ISOJSON_NULL);
+    if (o == Py_True)
+        return dumps_scalar(c, ISOJSON_TRUE);
+    if (o == Py_False)
+        return dumps_scalar(c, ISOJSON_FALSE);
+    return dumps_value(c, o);
+}
+
 /* Fragment (fragment.c) */
 int isojson_fragment_init(PyObject *module, isojson_dumps_state *st);
 PyObject *isojson_fragment_contents(PyObject *fragment);
+
+#pragma GCC visibility pop
 
 #endif

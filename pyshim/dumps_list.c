@@ -16,7 +16,7 @@ int dumps_list(dumps_ctx *c, PyObject *o)
     if (dumps_open(c, ISOJSON_ARRAY, &at) < 0)
         goto fail;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(o); i++) {
-        if (dumps_value(c, PyList_GET_ITEM(o, i)) < 0)
+        if (dumps_value_inline(c, PyList_GET_ITEM(o, i)) < 0)
             goto fail;
         count++;
     }
@@ -37,7 +37,7 @@ int dumps_tuple(dumps_ctx *c, PyObject *o)
     if (dumps_open(c, ISOJSON_ARRAY, &at) < 0)
         goto fail;
     for (Py_ssize_t i = 0; i < n; i++)
-        if (dumps_value(c, PyTuple_GET_ITEM(o, i)) < 0)
+        if (dumps_value_inline(c, PyTuple_GET_ITEM(o, i)) < 0)
             goto fail;
     dumps_close(c, at, (size_t)n);
     dumps_leave(c);

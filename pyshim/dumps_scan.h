@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#pragma GCC visibility push(hidden)
+
 #define DUMPS_SCAN_ESCAPE 1     /* needs escaping */
 #define DUMPS_SCAN_SURROGATE 2  /* holds a surrogate code point */
 
@@ -17,5 +19,7 @@
 int dumps_scan_bytes(const uint8_t *s, size_t n);
 int dumps_scan_ucs2(const uint16_t *s, size_t n);
 int dumps_scan_ucs4(const uint32_t *s, size_t n);
+
+#pragma GCC visibility pop
 
 #endif

@@ -14,8 +14,6 @@
 
 #include <stdlib.h>
 
-int dumps_nonstr_key(dumps_ctx *c, PyObject *key);
-
 typedef struct sort_record {
     uint64_t key[3];
     PyObject *value;
@@ -143,7 +141,7 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
             goto fail;
         memcpy(c->tape.words + c->tape.len, recs[i].key, sizeof recs[i].key);
         c->tape.len += 3;
-        if (dumps_value(c, recs[i].value) < 0)
+        if (dumps_value_inline(c, recs[i].value) < 0)
             goto fail;
     }
 done:

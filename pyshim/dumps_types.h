@@ -7,6 +7,8 @@
 
 #include "dumps_internal.h"
 
+#pragma GCC visibility push(hidden)
+
 /* Returned by a serializer that does not handle the object it was given. */
 #define DUMPS_NOT_MINE 1
 
@@ -36,5 +38,7 @@ int dumps_numpy(dumps_ctx *c, PyObject *o);
 /* Appends a Plain (value) or String (key) entry for ASCII text that needs
  * no escaping, stored in the scratch arena. */
 int dumps_plain_text(dumps_ctx *c, const char *text, size_t n, int as_key);
+
+#pragma GCC visibility pop
 
 #endif
