@@ -560,3 +560,71 @@ def test_corpus_documents_every_option(name):
         doc = orjson.loads(f.read())
     for _, option in _util.option_combinations():
         same(lambda: isojson.dumps(doc, option=option), lambda: orjson.dumps(doc, option=option))
+
+
+# --------------------------------------------------------------------------
+# Leaks: every path (success, each kind of error, default=, Python code run
+# from the walk) releases what it took.
+
+
+def leak_cases():
+    import dataclasses
+    import datetime
+    import enum
+    import uuid
+
+    class E(enum.Enum):
+        A = "x" * 30
+
+    @dataclasses.dataclass
+    class D:
+        a: str
+        b: list
+
+    @dataclasses.dataclass
+    class S:
+        __slots__ = ("a",)
+        a: str
+
+    class Tz(datetime.tzinfo):
+        def utcoffset(self, d):
+            return datetime.timedelta(hours=1)
+
+    def bad(o):
+        raise ValueError("x")
+
+    m = isojson
+    ns = orjson.OPT_NON_STR_KEYS
+    return [
+        ("plain", lambda: m.dumps({"k" + str(i): ["v" * 20, i, 1.5, None] for i in range(50)})),
+        ("default", lambda: m.dumps({"k": [Unknown(), "é" * 10]}, default=lambda o: {"r": "é" * 5})),
+        ("default raises", lambda: m.dumps({"k": [Unknown()]}, default=bad)),
+        ("unsupported", lambda: m.dumps([1, 2, set()])),
+        ("sorted error", lambda: m.dumps({"b": 1, "a": [set()]}, option=OPT_SORT_KEYS)),
+        ("non-str keys", lambda: m.dumps({1: "x", datetime.date(2020, 1, 1): 2, E.A: 3, uuid.UUID(int=1): 4},
+                                          option=ns | OPT_SORT_KEYS)),
+        ("types", lambda: m.dumps([datetime.datetime(2020, 1, 1, tzinfo=Tz()), E.A, D("a", [1]), S("s")])),
+        ("fragment", lambda: m.dumps(m.Fragment("é" + "x" * 10))),
+        ("big int", lambda: m.dumps([2**100, -(2**70)])),
+        ("strict", lambda: m.dumps([2**100], option=orjson.OPT_STRICT_INTEGER)),
+        ("surrogate", lambda: m.dumps({"\ud800": 1})),
+        ("bad option", lambda: m.dumps(1, option="x")),
+        ("depth", lambda: m.dumps(nest_lists(300))),
+    ]
+
+
+@pytest.mark.parametrize("name,call", leak_cases(), ids=[n for n, _ in leak_cases()])
+def test_no_leaks(name, call):
+    def run(n):
+        for _ in range(n):
+            try:
+                call()
+            except (TypeError, ValueError):
+                pass
+
+    run(500)
+    gc.collect()
+    before = sys.getallocatedblocks()
+    run(5000)
+    gc.collect()
+    assert sys.getallocatedblocks() - before < 50
