@@ -184,12 +184,23 @@ int dumps_pin(dumps_ctx *c);
  * tuples, which orjson never checks against its limit. */
 static inline int dumps_enter(dumps_ctx *c, PyObject *container, int checked)
 {
-    if ((checked && c->depth == DUMPS_MAX_DEPTH) || c->depth >= DUMPS_MAX_NESTING) {
-        PyErr_SetString(PyExc_TypeError, "Recursion limit reached");
-        return -1;
+    if ((checked && c->depth == DUMPS_MAX_DEPTH) || c->depth >= DUMPS_MAX_NESTING)
+        goto limit;
+    /* Deep nesting (tuples may go to 1024 levels) must not overflow a small
+     * thread stack: CPython compares the stack pointer with the thread's
+     * limit. */
+    if (c->depth >= 64 && (c->depth & 7) == 0) {
+        if (Py_EnterRecursiveCall(" while serializing JSON")) {
+            PyErr_Clear();
+            goto limit;
+        }
+        Py_LeaveRecursiveCall();
     }
     c->path[c->depth++] = container;
     return 0;
+limit:
+    PyErr_SetString(PyExc_TypeError, "Recursion limit reached");
+    return -1;
 }
 
 static inline void dumps_leave(dumps_ctx *c)

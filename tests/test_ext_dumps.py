@@ -628,3 +628,31 @@ def test_no_leaks(name, call):
     run(5000)
     gc.collect()
     assert sys.getallocatedblocks() - before < 50
+
+
+def test_deep_nesting_on_small_thread_stacks():
+    """The walk recurses; on a 256 KiB thread stack every nesting orjson
+    accepts works, and on a tiny one dumps raises instead of overflowing."""
+    specs = ["T" * 1024, "TL" * 512, "L" * 254, "D" * 254]
+    results = {}
+
+    def work(size):
+        out = []
+        for spec in specs:
+            try:
+                out.append(len(isojson.dumps(build_nesting(spec))))
+            except TypeError as e:
+                out.append(str(e))
+        results[size] = out
+
+    old = threading.stack_size()
+    try:
+        for size in (256 * 1024, 64 * 1024):
+            threading.stack_size(size)
+            t = threading.Thread(target=work, args=(size,))
+            t.start()
+            t.join()
+    finally:
+        threading.stack_size(old)
+    assert results[256 * 1024] == [2049, 2049, 509, 1525]
+    assert all(r in (n, "Recursion limit reached") for r, n in zip(results[64 * 1024], [2049, 2049, 509, 1525]))
