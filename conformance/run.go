@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"compress/gzip"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -320,6 +321,32 @@ type orjsonCase struct {
 	Pos  int64  `json:"pos"`
 }
 
+// loadGoldenErrors reads testdata/golden/errors.jsonl.gz (scripts/gen_golden.py:
+// every JSONTestSuite document orjson rejects, also after blank lines and
+// non-ASCII text), when it is there.
+func loadGoldenErrors(t *testing.T) []orjsonCase {
+	f, err := os.Open(filepath.Join(testdataDir(), "golden", "errors.jsonl.gz"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []orjsonCase
+	dec := json.NewDecoder(z)
+	for dec.More() {
+		var c orjsonCase
+		if err := dec.Decode(&c); err != nil {
+			t.Fatal(err)
+		}
+		c.Name = "golden " + c.Name
+		cases = append(cases, c)
+	}
+	return cases
+}
+
 func runOrjsonErrors(t *testing.T, p backend.Parser) {
 	data, err := readTestdata("orjson", "errors.json")
 	if err != nil {
@@ -334,7 +361,9 @@ func runOrjsonErrors(t *testing.T, p backend.Parser) {
 	if len(file.Cases) < 500 {
 		t.Fatalf("only %d cases in errors.json", len(file.Cases))
 	}
-	for _, c := range file.Cases {
+	cases := append(file.Cases, loadGoldenErrors(t)...)
+	t.Logf("%d orjson error cases", len(cases))
+	for _, c := range cases {
 		src, err := hex.DecodeString(c.Hex)
 		if err != nil {
 			t.Fatal(err)
