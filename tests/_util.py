@@ -380,7 +380,8 @@ class TextGen(Gen):
             return "[" + ",".join(parts) + (self.ws() if not parts else "") + "]"
         parts = []
         for _ in range(n):
-            key = self.string() if self.rng.random() < 0.8 else '"dup"'
+            key = self.string() if self.rng.random() < 0.8 else self.rng.choice(
+                ('"dup"', '"\\u0064up"', '"d\\u0075p"', '"dup\\u0000"'))  # one key, spelled three ways
             parts.append(self.ws() + key + self.ws() + ":" + self.ws() + self.text_value(depth - 1) + self.ws())
         return "{" + ",".join(parts) + "}"
 

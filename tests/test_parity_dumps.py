@@ -128,3 +128,23 @@ def test_fragments_match_orjson():
 def test_dumps_matches_orjson_hypothesis(doc, option):
     """Property form, for a shrunk minimal example when something differs."""
     assert _util.check_dumps(doc, option) is None
+
+
+def test_sort_keys_orders_like_orjson():
+    """Keys from every UTF-8 length and CPython string kind in one dict:
+    code point order (which UTF-16 order is not: U+FFFF vs U+10000), common
+    prefixes, empty keys, escapes that sort differently from their output."""
+    gen = _util.Gen(SEED + 5)
+    fixed = ["", "a", "ab", "a\x00", "a\x7f", "\x1f", '"', "\\", "é", "\u00ff", "\u0100", "\u07ff", "\u0800",
+             "\ud7ff", "\ue000", "\uffff", "\U00010000", "\U0010ffff", "z" * 64, "z" * 65, "zz\U0001f600", "zz\uffff"]
+    docs = [dict.fromkeys(fixed, 1)]
+    for _ in range(200):
+        docs.append({gen.text(6): i for i in range(gen._between(2, 30))})
+        docs.append({gen.rng.choice(fixed) + gen.text(3): [i] for i in range(gen._between(2, 30))})
+    failures = []
+    for i, doc in enumerate(docs):
+        for option in (orjson.OPT_SORT_KEYS, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2,
+                       orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS):
+            if d := _util.check_dumps(doc, option):
+                failures.append((f"#{i} option={option}", d))
+    _util.report(failures, 3 * len(docs), "dicts")

@@ -184,3 +184,32 @@ def test_loads_matches_orjson_hypothesis(doc, indent):
     data = orjson.dumps(_util.fragmentize_big_ints(doc), option=orjson.OPT_INDENT_2 if indent else 0)
     assert _util.check_loads(data) is None
     assert _util.check_loads(data.decode()) is None
+
+
+def test_number_spellings():
+    """Numbers one by one, in the spellings that stress float parsing:
+    shortest repr, 17 and 20+ significant digits, halfway cases, exponents
+    at the edges of the range, integers around 2**53, 2**63 and 2**64."""
+    gen = _util.Gen(SEED + 3)
+    texts = []
+    for _ in range(4000):
+        f = gen.float_()
+        if f != f or f in (float("inf"), float("-inf")):
+            continue
+        texts += [repr(f), "%.17g" % f, "%.25e" % f, "%.3e" % f]
+    for _ in range(3000):
+        digits = "".join(gen.rng.choices("0123456789", k=gen._between(1, 40))).lstrip("0") or "0"
+        exp = gen._between(-350, 330)
+        texts += [digits, f"{digits}e{exp}", f"-0.{digits}E+{abs(exp)}", f"{digits[:1]}.{digits[1:] or '0'}e{exp}"]
+    for base in (1 << 53, 1 << 63, 1 << 64, 10**19):
+        for d in range(-3, 4):
+            texts += [str(base + d), str(-(base + d)), f"{base + d}.0", f"{base + d}e0"]
+    texts += ["2.2250738585072011e-308", "2.2250738585072012e-308", "4.9406564584124654e-324", "2.4703282292062327e-324",
+              "2.4703282292062328e-324", "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308",
+              "9007199254740993", "9007199254740993.0", "0.1e-400", "1e-400", "-0e0", "-0.0", "0e999", "1e308", "1e309"]
+    failures = []
+    for t in texts:
+        for data in (t, f"[{t}]".encode()):
+            if d := _util.check_loads(data):
+                failures.append((repr(data), d))
+    _util.report(failures, 2 * len(texts), "numbers")
