@@ -325,13 +325,6 @@ func digitsValue(w uint64, k int) uint64 {
 	return eightDigits(w<<s | ones*'0'&(1<<s-1))
 }
 
-// allDigits reports whether the eight bytes of w are all '0'..'9'. A digit
-// has high nibble 3, and adding 6 does not carry out of its low nibble; a
-// carry between bytes starts only at a byte that already fails.
-func allDigits(w uint64) bool {
-	return (w&(w+ones*6)&(ones*0xF0))^(ones*0x30) == 0
-}
-
 // eightDigits converts eight ASCII digits (first digit in the low byte) to
 // their value with three multiply-and-shift steps instead of eight.
 func eightDigits(w uint64) uint64 {

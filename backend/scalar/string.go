@@ -6,21 +6,16 @@ import (
 	"github.com/isojson/isojson/backend"
 )
 
-// scanString reads the string whose opening quote is at src[q], appends its
-// String entry and returns the index just past the closing quote.
+// scanStringAt reads the string whose opening quote is at src[q], appends
+// its String entry and returns the index just past the closing quote. The
+// parser has already scanned src[q+1:j], plain ASCII, inline: the scan
+// resumes at src[j].
 //
 // A string without escapes (nearly all of them) is not copied: its entry
 // points into src. Plain ASCII is skipped eight bytes at a time; a non-ASCII
 // byte is validated as UTF-8 on the spot, and its lead byte raises the class
 // and counts the code point. The first backslash hands over to
 // unescapeString, which copies into the arena.
-func scanString(src []byte, q int, t *backend.Tape) (int, error) {
-	return scanStringAt(src, q, q+1, t)
-}
-
-// scanStringAt is scanString resuming at src[j], all of src[q+1:j] being
-// plain ASCII (the parser's inlined fast path stops at the first byte it
-// does not handle).
 func scanStringAt(src []byte, q, j int, t *backend.Tape) (int, error) {
 	n := len(src)
 	extra := 0 // UTF-8 bytes minus code points so far

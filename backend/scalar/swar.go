@@ -27,7 +27,3 @@ func stringSpecial(w uint64) uint64 {
 	slash := w ^ (ones * '\\')
 	return ((quote - ones) | (slash - ones) | (w - ones*0x20) | w) & highs
 }
-
-// allSpaces reports whether the eight bytes of w are all ' ', the indentation
-// of pretty-printed documents.
-func allSpaces(w uint64) bool { return w == ones*' ' }
