@@ -341,3 +341,10 @@ def test_decode_error_is_catchable_everywhere():
     for exc in (json.JSONDecodeError, ValueError, isojson.JSONDecodeError):
         with pytest.raises(exc):
             isojson.loads("{")
+
+
+def test_fragment_errors():
+    for contents in ("\ud800", "ok\udfff", 1, None, 1.5, bytearray(b"[1]"), memoryview(b"[1]"), ["[1]"]):
+        got = _util.outcome(isojson.dumps, [isojson.Fragment(contents)])
+        want = _util.renamed(_util.outcome(orjson.dumps, [orjson.Fragment(contents)]))
+        assert got == want, contents
