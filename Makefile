@@ -14,7 +14,6 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := help
-.DELETE_ON_ERROR:
 
 # A fresh machine has Go at /usr/local/go but not always on PATH; the scripts call `go` too, so export it.
 export PATH := $(PATH):/usr/local/go/bin
@@ -39,7 +38,7 @@ RESULTS := build/test-results
 help:
 	@sed -n '3,7p' Makefile | sed 's/^# *//'
 	@echo
-	@echo 'Other targets: build, test-vet, test-go, test-cross, test-py, bench-go, bench-py, clean'
+	@echo 'Parts: build, py-env, qemu, test-vet, test-go, test-cross, test-build, test-py, bench-go, bench-py, clean'
 	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZ, BENCH_COUNT, BENCH_TIME,'
 	@echo '       BENCH (regexp), CROSS_ARCHES, CROSS_PKGS'
 
