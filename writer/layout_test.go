@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 	"unsafe"
@@ -230,5 +231,47 @@ func TestUCS2PairAcrossChunks(t *testing.T) {
 	want := `"` + strings.Repeat("a", escapeChunk-1) + "😀" + strings.Repeat("a", 9) + `"`
 	if got != want {
 		t.Errorf("pair split across chunks: got ...%q", got[escapeChunk-4:escapeChunk+8])
+	}
+}
+
+// TestConcurrentWrites runs writers on many goroutines at once (the engine
+// is called from any thread and from sub-interpreters): pooled scratch must
+// never be shared.
+func TestConcurrentWrites(t *testing.T) {
+	docs := []string{
+		`{"b":[1,2,{"z":1,"a":[3,{"y":2,"x":1}]}],"a":"é\n","c":1.5}`,
+		`[{"k3":1,"k1":2,"k2":[{"q":1,"p":2}]},{"b":null,"a":true}]`,
+	}
+	var tapes []*backend.Tape
+	var want [][]byte
+	for _, d := range docs {
+		tp, err := tapeOf([]byte(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tapes = append(tapes, tp)
+		want = append(want, Append(nil, tp, nil, Indent2|SortKeys))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for n := range 2000 {
+				k := (g + n) % len(tapes)
+				buf = Append(buf[:0], tapes[k], nil, Indent2|SortKeys)
+				if !bytes.Equal(buf, want[k]) {
+					errs <- string(buf)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("concurrent write differs: %s", e)
 	}
 }
