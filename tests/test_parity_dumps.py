@@ -148,3 +148,35 @@ def test_sort_keys_orders_like_orjson():
             if d := _util.check_dumps(doc, option):
                 failures.append((f"#{i} option={option}", d))
     _util.report(failures, 3 * len(docs), "dicts")
+
+
+class _Node:
+    def __init__(self, gen, depth):
+        self.doc = gen.document("plain", depth=2)
+        self.child = _Node(gen, depth - 1) if depth else None
+
+
+def _reentrant_default(mod):
+    """A default= that calls the same module's dumps and loads while the
+    outer dumps is in progress (the nested call must not disturb its state)."""
+    def default(obj):
+        if isinstance(obj, _Node):
+            inner = mod.dumps(obj.doc, option=mod.OPT_SORT_KEYS)
+            return {"inner": mod.Fragment(inner), "back": mod.loads(inner), "child": obj.child}
+        raise TypeError
+    return default
+
+
+def test_reentrant_default():
+    gen = _util.Gen(SEED + 6)
+    failures = []
+    for i in range(60):
+        doc = [_Node(gen, gen._between(0, 4)) for _ in range(gen._between(1, 4))]
+        doc.append(gen.document("plain", depth=3))
+        for option in (0, orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS):
+            got = _util.outcome(isojson.dumps, doc, default=_reentrant_default(isojson), option=option)
+            want = _util.outcome(orjson.dumps, doc, default=_reentrant_default(orjson), option=option)
+            if got != want:
+                failures.append((f"#{i} option={option}", _util.first_difference(got[1], want[1])
+                                 if got[0] == want[0] == "ok" else f"{got!r:.300} vs {want!r:.300}"))
+    _util.report(failures, 120, "documents")
