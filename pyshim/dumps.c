@@ -189,6 +189,8 @@ int isojson_dumps_state_init(PyObject *module, isojson_dumps_state *st)
     INTERN(str_dict, "__dict__")
     INTERN(str_dtype, "dtype")
     INTERN(str_str, "str")
+    INTERN(str_normalize, "normalize")
+    INTERN(str_convert, "convert")
 #undef INTERN
     return 0;
 }
@@ -217,4 +219,6 @@ void isojson_dumps_state_clear(isojson_dumps_state *st)
     Py_CLEAR(st->str_dict);
     Py_CLEAR(st->str_dtype);
     Py_CLEAR(st->str_str);
+    Py_CLEAR(st->str_normalize);
+    Py_CLEAR(st->str_convert);
 }

@@ -8,8 +8,9 @@
  *
  * Microseconds are written when non-zero, unless OPT_OMIT_MICROSECONDS. A
  * naive datetime has no offset unless OPT_NAIVE_UTC. An aware one has the
- * offset of one tzinfo.utcoffset(dt) call (any tzinfo: datetime.timezone,
- * zoneinfo, pytz, dateutil...), written as orjson does: seconds are rounded
+ * offset orjson asks for: tzinfo.utcoffset(dt) (datetime.timezone, zoneinfo,
+ * dateutil, any tzinfo), dt.utcoffset() for pendulum (a tzinfo with
+ * convert), tzinfo.normalize(dt).utcoffset() for pytz; written as orjson does: seconds are rounded
  * to the nearest minute (without carrying into the hour), the sign comes from the timedelta's days (-1 means negative), a zero offset
  * is +00:00, or Z under OPT_UTC_Z. The fields are read with the datetime
  * header's macros, which need no import of the datetime C API. */
@@ -69,7 +70,25 @@ static int utc_offset(dumps_ctx *c, PyObject *dt, PyObject *tzinfo, int *seconds
     Py_INCREF(dt);
     if (dumps_keep_owned(c, dt) < 0)
         return -1;
-    PyObject *off = PyObject_CallMethodOneArg(tzinfo, c->st->str_utcoffset, dt);
+    isojson_dumps_state *st = c->st;
+    PyObject *off = NULL;
+    int has;
+    if ((PyObject *)Py_TYPE(tzinfo) == dumps_type(st, ISOJSON_T_TIMEZONE)) {
+        off = PyObject_CallMethodOneArg(tzinfo, st->str_utcoffset, dt);
+    } else if ((has = PyObject_HasAttrWithError(tzinfo, st->str_convert)) != 0) {
+        /* pendulum: the datetime's own utcoffset() */
+        off = has < 0 ? NULL : PyObject_CallMethodNoArgs(dt, st->str_utcoffset);
+    } else if ((has = PyObject_HasAttrWithError(tzinfo, st->str_normalize)) != 0) {
+        /* pytz: the offset of tzinfo.normalize(dt), which corrects a
+         * tzinfo attached without localize() */
+        PyObject *normal = has < 0 ? NULL : PyObject_CallMethodOneArg(tzinfo, st->str_normalize, dt);
+        if (normal != NULL) {
+            off = PyObject_CallMethodNoArgs(normal, st->str_utcoffset);
+            Py_DECREF(normal);
+        }
+    } else {
+        off = PyObject_CallMethodOneArg(tzinfo, st->str_utcoffset, dt);
+    }
     if (off == NULL) {
         PyObject *cause = PyErr_GetRaisedException();
         PyErr_SetString(PyExc_TypeError, MSG_TZ_LIBRARY);

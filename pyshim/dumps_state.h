@@ -14,6 +14,7 @@ enum isojson_cached_type {
     ISOJSON_T_DATE,          /* datetime.date */
     ISOJSON_T_TIME,          /* datetime.time */
     ISOJSON_T_TIMEDELTA,     /* datetime.timedelta (what utcoffset returns) */
+    ISOJSON_T_TIMEZONE,      /* datetime.timezone */
     ISOJSON_T_UUID,          /* uuid.UUID */
     ISOJSON_T_ENUMTYPE,      /* enum.EnumMeta (the metaclass of every Enum) */
     ISOJSON_T_NDARRAY,       /* numpy.ndarray */
@@ -50,6 +51,8 @@ typedef struct isojson_dumps_state {
     PyObject *str_dict;              /* "__dict__" */
     PyObject *str_dtype;             /* "dtype" */
     PyObject *str_str;               /* "str" */
+    PyObject *str_normalize;         /* "normalize" (pytz) */
+    PyObject *str_convert;           /* "convert" (pendulum) */
     /* Which groups of types[] are filled (bits of dumps_types.c). */
     unsigned found;
 } isojson_dumps_state;

@@ -26,7 +26,7 @@ typedef struct type_source {
 static const type_source SOURCES[] = {
     {"datetime", 1u << 0,
      {{ISOJSON_T_DATETIME, "datetime"}, {ISOJSON_T_DATE, "date"}, {ISOJSON_T_TIME, "time"},
-      {ISOJSON_T_TIMEDELTA, "timedelta"}}},
+      {ISOJSON_T_TIMEDELTA, "timedelta"}, {ISOJSON_T_TIMEZONE, "timezone"}}},
     {"uuid", 1u << 1, {{ISOJSON_T_UUID, "UUID"}}},
     {"enum", 1u << 2, {{ISOJSON_T_ENUMTYPE, "EnumType"}}},
     {"numpy", 1u << 3,

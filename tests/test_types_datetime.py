@@ -198,3 +198,25 @@ def test_utcoffset_that_mutates_the_document():
     got = orjson.loads(isojson.dumps(doc))
     assert got["dt"] == "2020-01-01T00:00:00+01:00"
     assert got["k3"] == "v" + "x" * 40 + "3"
+
+
+def test_pytz_and_dateutil_zones():
+    """The timezone libraries orjson names: pytz (localized datetimes) and
+    dateutil, through their own utcoffset."""
+    import pytz
+    from dateutil import tz as dtz
+
+    values = []
+    for name in ("America/New_York", "Europe/Amsterdam", "Asia/Kathmandu", "UTC", "Australia/Adelaide"):
+        z = pytz.timezone(name)
+        values += [z.localize(DT(2020, m, 15, 12, 30, 45, us)) for m, us in ((1, 0), (7, 123456))]
+        values.append(DT(2020, 1, 1, tzinfo=z))  # unlocalized: pytz's LMT offset, as orjson writes it
+        d = dtz.gettz(name)
+        values += [DT(2020, m, 15, 12, 30, 45, tzinfo=d) for m in (1, 7)]
+    values += [DT(2020, 1, 1, tzinfo=dtz.tzutc()), DT(2020, 1, 1, tzinfo=dtz.tzoffset(None, -3600 * 3 - 1800)),
+               DT(2020, 1, 1, tzinfo=dtz.tzlocal()), DT(2020, 1, 1, tzinfo=pytz.utc),
+               DT(2020, 1, 1, tzinfo=pytz.FixedOffset(-90))]
+    for option in combinations(DATETIME_BITS):
+        for v in values:
+            same(v, option)
+        same({v: i for i, v in enumerate(values)}, option | orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS)
