@@ -656,3 +656,42 @@ def test_deep_nesting_on_small_thread_stacks():
         threading.stack_size(old)
     assert results[256 * 1024] == [2049, 2049, 509, 1525]
     assert all(r in (n, "Recursion limit reached") for r, n in zip(results[64 * 1024], [2049, 2049, 509, 1525]))
+
+
+def test_dumps_in_own_gil_subinterpreters():
+    """Each interpreter finds its own datetime/uuid/enum/dataclasses types
+    and has its own Fragment type; results equal orjson's in the main one."""
+    from concurrent import interpreters
+
+    code = f"""if True:
+        import dataclasses, datetime, enum, uuid
+        import {_util.MODULE_NAME} as m
+
+        @dataclasses.dataclass
+        class P:
+            x: int
+            name: str
+
+        class E(enum.Enum):
+            A = "a"
+
+        doc = [P(1, "é"), E.A, uuid.UUID(int=1), datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc),
+               datetime.date(2020, 1, 2), {{1: "x", "b": [1.5, None, True]}}, m.Fragment(b"[9]"), 2**70]
+        out = m.dumps(doc, option=m.OPT_NON_STR_KEYS | m.OPT_SORT_KEYS | m.OPT_UTC_Z)
+        assert out == (b'[{{"x":1,"name":"\\xc3\\xa9"}},"a","00000000-0000-0000-0000-000000000001",'
+                       b'"2020-01-01T00:00:00Z","2020-01-02",{{"1":"x","b":[1.5,null,true]}},[9],'
+                       b'1180591620717411303424]'), out
+    """
+    for _ in range(3):
+        interp = interpreters.create()
+        try:
+            interp.exec(code)
+        finally:
+            interp.close()
+    assert isojson.dumps([datetime_utc()]) == orjson.dumps([datetime_utc()])
+
+
+def datetime_utc():
+    import datetime
+
+    return datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)
