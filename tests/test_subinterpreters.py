@@ -2,6 +2,7 @@
 strict import, concurrent use from threads each driving its own interpreter,
 threads inside sub-interpreters, and create/use/destroy cycles."""
 
+import os
 import threading
 from concurrent import interpreters
 
@@ -40,6 +41,11 @@ def _data(seed, n=25):
                "c": complex(gen.rng.random(), -1.5), "i": i, "seed": seed}
         docs.append(doc)
         options.append([0, 1, 32, 1 | 32 | 1024, 4][i % 5])
+    # One large real document each: long strings, many keys, many floats.
+    name = ("twitter.json", "citm_catalog.json", "canada.json", "github.json")[seed % 4]
+    with open(os.path.join(_util.CORPUS_DIR, name), "rb") as f:
+        docs.append(_util.orjson.loads(f.read()))
+    options.append(32)
     return docs, options
 
 
