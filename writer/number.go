@@ -118,36 +118,41 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 		return append(dst, "0.0"...)
 	}
 	m, e := shortestDecimal(math.Float64frombits(u &^ (1 << 63)))
-	// m has at most 17 digits: one on its own, then two groups of eight,
-	// written to s[7:24]; s is longer so that block copies can overshoot.
-	top := m / 1e16
-	rest := m - top*1e16
-	a := rest / 1e8
-	w0, w1 := digits8(a), digits8(rest-a*1e8)
-	// The digit count and the trailing zeros come from the zero bytes of
-	// the groups.
+	// m's n digits as a little-endian byte string in registers d0, d1, d2
+	// (first digit in d0's low byte, zero bytes after the last digit), and
+	// tz, the number of its trailing '0' digits. Everything stays in
+	// registers: storing the groups and reloading them at an unaligned
+	// offset would stall on store forwarding.
+	var d0, d1, d2 uint64
 	var n, tz int
 	switch {
-	case top != 0:
+	case m < 1e8:
+		v := digits8(m)
+		n = decimalLen(m)
+		tz = bits.LeadingZeros64(v) >> 3
+		d0 = (v | asciiZeros) >> uint(64-8*n)
+	case m < 1e16:
+		hi := m / 1e8
+		v0, v1 := digits8(hi), digits8(m-hi*1e8)
+		n = 8 + decimalLen(hi)
+		tz = trailingZeroDigits(v0, v1)
+		lz := uint(16-n) * 8
+		w0, w1 := v0|asciiZeros, v1|asciiZeros
+		d0 = w0>>lz | w1<<(64-lz) // for lz == 0 the left shift is by 64: 0
+		d1 = w1 >> lz
+	default: // 17 digits
+		top := m / 1e16
+		rest := m - top*1e16
+		hi := rest / 1e8
+		v0, v1 := digits8(hi), digits8(rest-hi*1e8)
 		n = 17
-	case w0 != 0:
-		n = 16 - bits.TrailingZeros64(w0)>>3
-	default:
-		n = 8 - bits.TrailingZeros64(w1)>>3
+		tz = trailingZeroDigits(v0, v1)
+		w0, w1 := v0|asciiZeros, v1|asciiZeros
+		d0 = ('0' + top) | w0<<8
+		d1 = w0>>56 | w1<<8
+		d2 = w1 >> 56
 	}
-	if w1 != 0 {
-		tz = bits.LeadingZeros64(w1) >> 3
-	} else if w0 != 0 {
-		tz = 8 + bits.LeadingZeros64(w0)>>3
-	} else {
-		tz = 16
-	}
-	var s [48]byte
-	s[7] = byte('0' + top)
-	binary.LittleEndian.PutUint64(s[8:], w0|asciiZeros)
-	binary.LittleEndian.PutUint64(s[16:], w1|asciiZeros)
-	first := 24 - n // s[first:24] are m's digits, s[first:24-tz] the significant ones
-	p := n + e      // the decimal point's position in the digits
+	p := n + e // the decimal point's position in the digits
 	l := len(dst)
 	out := dst[l : l+maxFloatLen-1]
 	switch {
@@ -155,7 +160,7 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 		// An integer: m's digits, e zeros (e > 0 only just below 10^16),
 		// ".0". (With e < 0, m's trailing zeros run past the point, which
 		// overwrites the first of them.)
-		copy24(out, s[first:])
+		put24(out, d0, d1, d2)
 		for i := n; i < p; i++ {
 			out[i] = '0'
 		}
@@ -163,20 +168,30 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 		out[p+1] = '0'
 		return dst[:l+p+2]
 	case p > 0 && p <= 16:
-		// The point inside the digits: d[:p] "." d[p:].
-		copy24(out, s[first:])
-		copy16(out[p+1:], s[first+p:])
+		// The point inside the digits: d[:p] "." d[p:], the second part
+		// being the digit string shifted down by p bytes.
+		put24(out, d0, d1, d2)
+		var a, b uint64
+		if p < 8 {
+			r := uint(8 * p)
+			a, b = d0>>r|d1<<(64-r), d1>>r|d2<<(64-r)
+		} else {
+			r := uint(8 * (p - 8))
+			a, b = d1>>r|d2<<(64-r), d2>>r
+		}
+		binary.LittleEndian.PutUint64(out[p+1:], a)
+		binary.LittleEndian.PutUint64(out[p+9:], b)
 		out[p] = '.'
 		return dst[:l+n-tz+1]
 	case p > -5 && p <= 0:
 		// "0." then -p zeros then the digits.
 		binary.LittleEndian.PutUint64(out, 0x3030303030302e30) // "0.000000"
-		copy24(out[2-p:], s[first:])
+		put24(out[2-p:], d0, d1, d2)
 		return dst[:l+2-p+n-tz]
 	}
-	// d[.ddd]e±x
-	copy24(out[1:], s[first:])
-	out[0] = out[1]
+	// d[.ddd]e±x: the first digit, then the rest shifted down one byte.
+	put24(out[2:], d0>>8|d1<<56, d1>>8|d2<<56, d2>>8)
+	out[0] = byte(d0)
 	k := 1
 	if n-tz > 1 {
 		out[1] = '.'
@@ -208,15 +223,25 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 	return dst[:l+k]
 }
 
-// copy24 and copy16 copy a fixed number of bytes with 8-byte moves (an
-// array assignment would call memmove).
-func copy24(dst, src []byte) {
-	_, _ = dst[23], src[23]
-	binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
-	binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
-	binary.LittleEndian.PutUint64(dst[16:], binary.LittleEndian.Uint64(src[16:]))
+// trailingZeroDigits counts the trailing zero digits of the 16 digit
+// values in v0 (first eight) and v1 (last eight), from their zero bytes.
+func trailingZeroDigits(v0, v1 uint64) int {
+	if v1 != 0 {
+		return bits.LeadingZeros64(v1) >> 3
+	}
+	return 8 + bits.LeadingZeros64(v0)>>3
 }
 
+// put24 stores three words at b[0:24].
+func put24(b []byte, a, c, d uint64) {
+	_ = b[23]
+	binary.LittleEndian.PutUint64(b, a)
+	binary.LittleEndian.PutUint64(b[8:], c)
+	binary.LittleEndian.PutUint64(b[16:], d)
+}
+
+// copy16 copies 16 bytes with two 8-byte moves (an array assignment would
+// call memmove).
 func copy16(dst, src []byte) {
 	_, _ = dst[15], src[15]
 	binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
