@@ -456,3 +456,10 @@ def test_large_mutable_inputs_from_threads():
     assert not errors, errors[0]
     bad = bytearray(data[:-1])
     assert isojson_error(bad) == orjson_error(bad)
+
+
+def test_wrong_library_as_engine_is_a_runtime_error():
+    # A loadable library that is not the engine: named, and no crash.
+    import _ctypes
+    r = run_python("import isojson\nisojson.loads(b'[1]')", ISOJSON_ENGINE=_ctypes.__file__)
+    assert r.returncode != 0 and "RuntimeError" in r.stderr and "lacks isojson_engine_abi" in r.stderr, r.stderr
