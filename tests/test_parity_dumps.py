@@ -71,6 +71,10 @@ def test_large_documents_match_orjson():
         assert _util.check_dumps(doc, option) is None
         assert _util.check_dumps(big_str, option) is None
         assert _util.check_dumps({"s": [big_str] * 3}, option) is None
+    many_keys = {gen.text(10) + str(i): i for i in range(30_000)}
+    for option in (orjson.OPT_SORT_KEYS, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2, orjson.OPT_NON_STR_KEYS):
+        assert _util.check_dumps(many_keys, option) is None
+        assert _util.check_dumps({i: v for i, v in enumerate(many_keys)}, option | orjson.OPT_NON_STR_KEYS) is None
 
 
 def test_every_float_bit_pattern_class():
