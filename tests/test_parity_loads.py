@@ -5,6 +5,7 @@ every input type. The one extension: an integer literal beyond 64 bits is
 an exact int in isojson where orjson returns a float (accept/reject stays
 orjson's: a literal beyond the float range is rejected by both)."""
 
+import array
 import os
 
 import pytest
@@ -21,6 +22,8 @@ INPUT_TYPES = {
     "memoryview": memoryview,
     # A contiguous memoryview that is a slice of a larger buffer.
     "memoryview-slice": lambda b: memoryview(b"  xx" + b + b"yy  ")[4:4 + len(b)],
+    "memoryview-bytearray": lambda b: memoryview(bytearray(b)),
+    "memoryview-array": lambda b: memoryview(array.array("B", b)),
     # str input: invalid UTF-8 becomes lone surrogates, which must be rejected.
     "str": lambda b: b.decode("utf-8", "surrogateescape"),
 }
