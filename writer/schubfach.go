@@ -1,5 +1,7 @@
 package writer
 
+//go:generate go run gen_pow10.go
+
 import (
 	"math"
 	"math/bits"
