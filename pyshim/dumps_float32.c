@@ -6,66 +6,11 @@
  *
  * fixed notation when the decimal exponent kk (10^(kk-1) <= |v| < 10^kk) is
  * within -5..13, scientific otherwise; NaN and infinities are null. The
- * digits come from the C library (correctly rounded printf, strtof); a
- * candidate one unit either side covers the few values where the nearest
- * decimal of a length lies outside the float's rounding interval. */
-#include "dumps_internal.h"
+ * digits come from Ryu (dumps_ryu32.c). */
 #include "dumps_float32.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-/* The shortest round-trip digits of f (> 0, finite): writes them to digits
- * (no dot) and returns their count; *exp10 is the exponent of the first
- * digit (f = 0.d1d2... * 10^(exp10+1)). */
-static int shortest_digits(float f, char *digits, int *exp10)
-{
-    char buf[32];
-    for (int p = 1; p <= 9; p++) {
-        snprintf(buf, sizeof buf, "%.*e", p - 1, (double)f);
-        if (strtof(buf, NULL) != f) {
-            /* Try the neighbours of the nearest p-digit decimal. */
-            char *e = strchr(buf, 'e');
-            long long m = 0;
-            for (char *q = buf; q < e; q++)
-                if (*q >= '0' && *q <= '9')
-                    m = m * 10 + (*q - '0');
-            int ex = atoi(e + 1);
-            int found = 0;
-            for (int d = -1; d <= 1 && !found; d += 2) {
-                long long mm = m + d;
-                char cand[48];
-                snprintf(cand, sizeof cand, "%llde%d", mm, ex - (p - 1));
-                if (mm > 0 && strtof(cand, NULL) == f) {
-                    snprintf(buf, sizeof buf, "%.*e", p - 1, strtod(cand, NULL));
-                    found = 1;
-                }
-            }
-            if (!found)
-                continue;
-        }
-        /* buf is d[.ddd]e±XX */
-        int n = 0;
-        char *e = strchr(buf, 'e');
-        for (char *q = buf; q < e; q++)
-            if (*q >= '0' && *q <= '9')
-                digits[n++] = *q;
-        while (n > 1 && digits[n - 1] == '0')
-            n--;
-        *exp10 = atoi(e + 1);
-        return n;
-    }
-    /* Unreachable: 9 digits always round-trip a float32. */
-    snprintf(buf, sizeof buf, "%.8e", (double)f);
-    int n = 0;
-    char *e = strchr(buf, 'e');
-    for (char *q = buf; q < e; q++)
-        if (*q >= '0' && *q <= '9')
-            digits[n++] = *q;
-    *exp10 = atoi(e + 1);
-    return n;
-}
+#include <string.h>
 
 size_t dumps_format_f32(float f, char *out)
 {
@@ -82,11 +27,24 @@ size_t dumps_format_f32(float f, char *out)
         memcpy(p, "0.0", 3);
         return (size_t)(p - out) + 3;
     }
+    uint32_t mantissa;
+    int32_t exponent;
+    dumps_ryu32(f, &mantissa, &exponent);
+    while (mantissa % 10 == 0) {
+        mantissa /= 10;
+        exponent++;
+    }
     char digits[16];
-    int e10;
-    int len = shortest_digits(f, digits, &e10);
-    int kk = e10 + 1; /* 10^(kk-1) <= f < 10^kk */
-    int k = kk - len;  /* f = digits * 10^k */
+    int len = 0;
+    for (uint32_t m = mantissa; m != 0; m /= 10)
+        digits[len++] = (char)('0' + m % 10);
+    for (int i = 0; i < len / 2; i++) {
+        char t = digits[i];
+        digits[i] = digits[len - 1 - i];
+        digits[len - 1 - i] = t;
+    }
+    int k = exponent;  /* f = digits * 10^k */
+    int kk = len + k;  /* 10^(kk-1) <= f < 10^kk */
     if (k >= 0 && kk <= 13) {
         memcpy(p, digits, (size_t)len);
         p += len;

@@ -9,6 +9,9 @@
 
 /* Writes orjson's text for f (at most 16 bytes) and returns its length. */
 size_t dumps_format_f32(float f, char *out);
+/* Ryu: f (finite, > 0) = digits * 10^exponent with the fewest digits that
+ * read back as f, nearest to f among those (dumps_ryu32.c). */
+int dumps_ryu32(float f, uint32_t *digits, int32_t *exponent);
 /* The float32 value of an IEEE half-precision bit pattern (exact). */
 float dumps_f16_to_f32(uint16_t h);
 
