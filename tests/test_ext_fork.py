@@ -125,3 +125,28 @@ def test_child_that_closed_every_descriptor():
         print("ok")
     """)
     assert out.strip() == "ok"
+
+
+def test_fork_from_a_thread_that_used_the_engine():
+    # The forking thread is bound to the parent's Go runtime; in the child it
+    # must call the fresh copy, and the child's own threads too.
+    out = run("""
+        import os, threading, isojson
+        result = {}
+        def work():
+            isojson.loads(b"[0]")
+            pid = os.fork()
+            if pid == 0:
+                ok = isojson.loads(b"[1]") == [1]
+                t = threading.Thread(target=lambda: result.setdefault("t", isojson.loads(b"[2]")))
+                t.start()
+                t.join()
+                os._exit(0 if ok and result.get("t") == [2] else 1)
+            result["status"] = os.waitpid(pid, 0)[1]
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+        assert result["status"] == 0, result
+        print("ok")
+    """)
+    assert out.strip() == "ok"
