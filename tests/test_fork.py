@@ -114,3 +114,58 @@ def test_fork_before_first_use():
         assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
         assert mod.loads(b"[1]") == [1]
     """, 120)
+
+
+def test_fork_while_other_threads_are_inside_the_module():
+    """Threads of the parent are in loads/dumps (inside the engine) at the
+    moment of fork: whatever lock or runtime state they hold, the child
+    must get a working module."""
+    out = _util.run_python("""
+        import importlib, os, signal, sys, threading, time
+        mod = importlib.import_module(os.environ["ISOJSON_TEST_MODULE"])
+        doc = {"k%d" % i: [i, i / 3, "é" * (i % 9), None] for i in range(1000)}
+        data = mod.dumps(doc)
+        stop = threading.Event()
+        errors = []
+
+        def busy():
+            try:
+                while not stop.is_set():
+                    assert mod.loads(mod.dumps(doc)) == doc
+            except BaseException as e:
+                errors.append(repr(e))
+
+        threads = [threading.Thread(target=busy, daemon=True) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for n in range(8):
+            time.sleep(0.01 * (n % 4))
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    for _ in range(50):
+                        if mod.loads(mod.dumps(doc)) != doc or mod.loads(data) != doc:
+                            break
+                    else:
+                        code = 0
+                finally:
+                    os._exit(code)
+            end = time.monotonic() + 120
+            while True:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"child {n}: status {status}"
+                    break
+                if time.monotonic() > end:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    raise AssertionError(f"child {n}, forked while threads were busy, hung (killed after 120 s)")
+                time.sleep(0.01)
+        stop.set()
+        for t in threads:
+            t.join(60)
+        assert not errors, errors
+        print("ok", flush=True)
+    """, 600)
+    assert out.split() == ["ok"], out
