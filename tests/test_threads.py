@@ -135,3 +135,56 @@ def test_dumps_deep_on_small_stack():
         obj = _util.nested(depth, 1)
         got = _on_small_stack(lambda: isojson.dumps(obj, option=orjson.OPT_INDENT_2))
         assert got == _util.outcome(orjson.dumps, obj, option=orjson.OPT_INDENT_2)
+
+
+FIRST_USE = """
+import importlib, os, sys, threading
+from concurrent import interpreters
+name = os.environ["ISOJSON_TEST_MODULE"]
+mod = importlib.import_module(name)  # imported, never used: the engine loads at first use
+n_threads, n_interps = 8, int(sys.argv[1])
+interps = [interpreters.create() for _ in range(n_interps)]
+for interp in interps:
+    interp.exec("import " + name)
+barrier = threading.Barrier(n_threads + n_interps)
+errors = []
+CODE = "import %s as m; assert m.loads(m.dumps({'a': [1, 2.5, 'é']})) == {'a': [1, 2.5, 'é']}" % name
+
+
+def in_thread(i):
+    try:
+        barrier.wait(60)
+        for _ in range(20):
+            assert mod.loads(mod.dumps({"a": [i, 2.5, "é"]})) == {"a": [i, 2.5, "é"]}
+    except BaseException as e:
+        errors.append(f"thread {i}: {e!r}")
+
+
+def in_interp(i):
+    try:
+        barrier.wait(60)
+        interps[i].exec(CODE)
+    except BaseException as e:
+        errors.append(f"interpreter {i}: {e!r}")
+
+
+threads = [threading.Thread(target=in_thread, args=(i,)) for i in range(n_threads)]
+threads += [threading.Thread(target=in_interp, args=(i,)) for i in range(n_interps)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+for interp in interps:
+    interp.close()
+assert not errors, errors
+print("ok")
+"""
+
+
+def test_first_use_from_many_threads_at_once():
+    """The engine is loaded lazily at first use: 8 threads (and, where the
+    module supports them, 3 sub-interpreters) make that first call at the same
+    moment, in 5 fresh processes."""
+    n_interps = 0 if _util.MODULE_NAME == "orjson" else 3  # orjson cannot load in sub-interpreters
+    for _ in range(5):
+        assert _util.run_python(FIRST_USE, 120, n_interps).split() == ["ok"]
