@@ -275,3 +275,28 @@ func TestConcurrentWrites(t *testing.T) {
 		t.Errorf("concurrent write differs: %s", e)
 	}
 }
+
+// TestOutputBufLiveAfterPanic: a malformed tape panics mid-write; o.Buf
+// must then be the buffer the allocator last returned (the engine's deferred
+// recovery hands it back to C, which frees it).
+func TestOutputBufLiveAfterPanic(t *testing.T) {
+	tp := &backend.Tape{}
+	at := tp.OpenContainer(backend.KindArray)
+	tp.AppendRef(backend.KindString, backend.Ref{Storage: backend.StorageArena, Len: 4000})
+	tp.Words = append(tp.Words, 0) // kind 0: not a valid entry
+	tp.CloseContainer(at, 2)
+	tp.Arena = make([]byte, 4000)
+	a := &countingAlloc{}
+	o := Output{Buf: make([]byte, 0, 8), Alloc: a}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("no panic for an invalid entry")
+			}
+		}()
+		o.Write(tp, nil, 0)
+	}()
+	if a.grows == 0 || unsafe.SliceData(o.Buf) != a.last {
+		t.Errorf("o.Buf is not the allocator's last buffer after a panic (%d grows)", a.grows)
+	}
+}

@@ -46,7 +46,7 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 		return
 	}
 	e := encoderPool.Get().(*encoder)
-	e.buf, e.alloc, e.t, e.words, e.input = o.Buf, o.Alloc, t, t.Words, input
+	e.out, e.buf, e.alloc, e.t, e.words, e.input = o, o.Buf, o.Alloc, t, t.Words, input
 	e.bigFloat = flags&BigIntAsFloat != 0
 	if flags&(Indent2|SortKeys) == 0 {
 		e.compact(0)
@@ -67,6 +67,7 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 // encoder holds one Write's state; the pool keeps the sort scratch between
 // calls so that sorting allocates nothing in the steady state.
 type encoder struct {
+	out      *Output
 	buf      []byte
 	alloc    backend.Allocator
 	t        *backend.Tape
@@ -94,6 +95,10 @@ func (e *encoder) growSlow(n int) {
 	need := max(len(e.buf)+n, 2*cap(e.buf), 512)
 	if e.alloc != nil {
 		e.buf = e.alloc.GrowBytes(e.buf, need)
+		// The old buffer may be freed now (realloc): keep o.Buf on the
+		// live one, so that a caller that recovers from a panic later in
+		// this Write (a malformed tape) neither uses nor frees freed memory.
+		e.out.Buf = e.buf
 		if cap(e.buf)-len(e.buf) < n {
 			// Appending now would move the buffer to the Go heap
 			// behind the caller's back.
