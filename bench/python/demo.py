@@ -17,6 +17,7 @@ wrong.
 
 import argparse
 import sys
+import time
 from concurrent import interpreters
 from dataclasses import dataclass, field
 
@@ -102,6 +103,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=0.7, help="length of each timed run (default 0.7)")
     ap.add_argument("--rounds", type=int, default=3, help="runs of each configuration; the best counts (default 3)")
+    ap.add_argument("--budget", type=float, default=40.0,
+                    help="seconds of measuring after which no new round starts (default 40)")
     args = ap.parse_args()
 
     try:
@@ -139,11 +142,17 @@ def main() -> int:
     say("   best run kept (the machine may be shared); every output is compared with orjson's bytes;")
     say(f"   isojson and json take turns in the same {WORKERS} sub-interpreters")
     tally = Tally()
-    # isojson and json run in the very same sub-interpreters.
+    started = time.perf_counter()
     with parallel.SubinterpreterPool(WORKERS) as pool:
         for r in range(args.rounds):
+            t = time.perf_counter()
             if not run_round(r, pool, args.seconds, tally):
                 return 1
+            took = time.perf_counter() - t
+            if r + 1 < args.rounds and time.perf_counter() - started + took > args.budget:
+                say(f"   (stopping after {r + 1} round{'s' if r else ''}: a round takes {took:.0f} s "
+                    "on this busy machine)")
+                break
     rates, total, wrong = tally.best, tally.total, tally.wrong
     say()
 
