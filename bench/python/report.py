@@ -176,7 +176,7 @@ def _settings_line(results: dict) -> str:
                 "when it exceeds the number of cores.")
     clock = _CLOCKS.get(s.get("clock", "wall"), s.get("clock"))
     return (f"Per call: {clock}, min / median over {s.get('repeats', '?')} timeit repeats, libraries interleaved; "
-            f"parallel: best of {s.get('rounds', '?')} interleaved run(s) of {s.get('duration', '?')} s each "
+            f"parallel: best of up to {s.get('rounds', '?')} interleaved runs of {s.get('duration', '?')} s each "
             "(all runs in python.json)." + load)
 
 
@@ -226,7 +226,7 @@ def readme_section(results: dict) -> str:
     clock = "CPU time of the process" if st.get("clock") == "cpu" else "wall-clock time"
     out = [f"Measured by `make bench` on {machine.summary(m)}; full tables and charts in "
            "[bench/results/python.md](bench/results/python.md). Per call: "
-           f"{clock}, min of {st.get('repeats', '?')} repeats; parallel: wall-clock, best of "
+           f"{clock}, min of {st.get('repeats', '?')} repeats; parallel: wall-clock, best of up to "
            f"{st.get('rounds', '?')} runs.", ""]
     if m.get("load_average", -1) > (m.get("cores") or 1):
         out += [f"The machine was shared (load average {m['load_average']:.1f} on {m['cores']} cores): "

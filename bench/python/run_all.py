@@ -81,13 +81,18 @@ def run_percall(results, s):
                            "samples_us": [x * 1e6 for x in t.samples]} for t in timings]
 
 
-def _rounds(configs, counts, s, kind, payload_of, log_label):
+def _rounds(configs, counts, s, kind, payload_of, log_label, budget):
     """Runs every (library, mode, workers) `rounds` times, interleaved, and
     returns one entry per configuration with the best rate (the run the
     shared machine disturbed least, as min-of-repeats for per-call times)
-    and the median."""
+    and the median. No new round starts after `budget` seconds (keeps
+    `make bench` under 10 minutes on a busy machine)."""
     runs, failed = {}, {}
+    started = time.perf_counter()
     for r in range(s["rounds"]):
+        if r and time.perf_counter() - started > budget:
+            log(f"  stopped after {r} round{'s' if r > 1 else ''} (over {budget:.0f} s on this busy machine)")
+            break
         for n in counts:
             for lib, mode, payload_key in configs:
                 key = (lib, mode, payload_key, n)
@@ -124,13 +129,13 @@ def run_parallel(results, s):
     results["parallel_doc"] = {"records": RECORDS, "bytes": len(workload.document_bytes(RECORDS))}
     configs = [(lib, mode, None) for lib, mode in PARALLEL_CONFIGS]
     results["parallel"] = _rounds(configs, WORKER_COUNTS, s, workload.ROUNDTRIP, lambda _: RECORDS,
-                                  lambda lib, mode, _: f"{lib} {mode}")
+                                  lambda lib, mode, _: f"{lib} {mode}", budget=180)
 
 
 def run_threaded(results, s):
     configs = [(lib, parallel.THREADS, doc) for doc in THREADED_DOCS for lib in THREADED_LIBRARIES]
     results["threaded_loads"] = _rounds(configs, (1, 2), s, workload.LOADS, percall.corpus_path,
-                                        lambda lib, mode, doc: f"{lib} loads {doc} in threads")
+                                        lambda lib, mode, doc: f"{lib} loads {doc} in threads", budget=60)
 
 
 def run_backends(results, s):
