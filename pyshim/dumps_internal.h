@@ -54,8 +54,8 @@ typedef struct dumps_objlist {
 } dumps_objlist;
 
 /* The scratch arena: text that dumps formats itself (datetimes, UUIDs,
- * non-str keys, UTF-8 of a Fragment str) lives in chunks that are never
- * reallocated, because tape entries point into them. */
+ * non-str keys, numpy float32 and datetime64 values) lives in chunks that are
+ * never reallocated, because tape entries point into them. */
 typedef struct dumps_chunk {
     struct dumps_chunk *next;
     size_t len, cap;
