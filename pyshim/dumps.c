@@ -108,6 +108,12 @@ static int parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 
 /* ---- the call ---- */
 
+/* Tapes from this size on are written without the GIL, so that other
+ * threads of the interpreter run meanwhile, when taking a reference to every
+ * object the tape points into (so that those threads cannot free them) costs
+ * little beside the write: few strings for the tape's size. */
+#define WRITE_UNLOCKED_MIN_WORDS 65536
+
 static PyObject *write_bytes(const isojson_engine_api *engine, dumps_ctx *c, isojson_buf *out)
 {
     isojson_error err;
@@ -116,7 +122,17 @@ static PyObject *write_bytes(const isojson_engine_api *engine, dumps_ctx *c, iso
     out->len = 0;
     /* The walk has put every object's members in key order already
      * (dumps_sort.c), so the writer need not sort again. */
-    int rc = engine->write(&c->tape, NULL, 0, c->opts & ~OPT_SORT_KEYS, out, &err);
+    uint32_t opts = c->opts & ~OPT_SORT_KEYS;
+    int rc;
+    if (c->tape.len >= WRITE_UNLOCKED_MIN_WORDS && c->borrowed.len <= c->tape.len / 8) {
+        if (dumps_pin(c) < 0)
+            return NULL;
+        Py_BEGIN_ALLOW_THREADS
+        rc = engine->write(&c->tape, NULL, 0, opts, out, &err);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = engine->write(&c->tape, NULL, 0, opts, out, &err);
+    }
     if (rc == ISOJSON_NOMEM)
         return PyErr_NoMemory();
     if (rc != ISOJSON_OK) {

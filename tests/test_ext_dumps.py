@@ -695,3 +695,39 @@ def datetime_utc():
     import datetime
 
     return datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)
+
+
+@pytest.mark.slow
+def test_big_writes_release_the_gil_safely():
+    """Large tapes are written without the GIL: another thread that rebinds
+    and frees the document's strings meanwhile must not change the output
+    (every string the tape points into is referenced first). Run with
+    PYTHONMALLOC=debug, which poisons freed memory."""
+    out = _util.run_python("""
+        import threading
+        from _util import isojson, orjson
+        floats = [[i * 0.5, -i * 1.25] for i in range(40000)]
+        names = ["".join(["name-", str(i), "-é"]) for i in range(2000)]
+        doc = {"floats": floats, "names": names}
+        want = orjson.dumps(doc)
+        stop = False
+
+        def churn():
+            while not stop:
+                for i in range(len(names)):
+                    names[i] = "".join(["x", str(i)])
+                    names[i] = "".join(["name-", str(i), "-é"])
+
+        t = threading.Thread(target=churn)
+        t.start()
+        try:
+            for _ in range(30):
+                got = isojson.dumps(doc)
+                assert orjson.loads(got)["floats"] == floats
+                assert len(orjson.loads(got)["names"]) == 2000
+        finally:
+            stop = True
+            t.join()
+        print("ok")
+    """, 300, env=_util.child_env(PYTHONMALLOC="debug"))
+    assert out.strip().endswith("ok")
