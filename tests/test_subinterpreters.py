@@ -210,3 +210,49 @@ def test_create_use_destroy_200_cycles_in_child_process():
     assert words[-3:-1] == ["cycles", "ok"], out
     growth = int(words[-1])
     assert growth < 8 * 2**20, f"resident memory grew by {growth / 2**20:.1f} MB over 180 interpreters"
+
+
+SUB_FIRST = """
+import gc, json
+from concurrent import interpreters
+name = "MODULE_NAME"
+SUB = (
+    "import MODULE_NAME as m\\n"
+    "assert m.loads(b'{\\"id\\": 1, \\"name\\": 2}') == {'id': 1, 'name': 2}\\n"
+    "assert m.dumps([m.Fragment(b'1')]) == b'[1]'\\n"
+    "try:\\n"
+    "    m.loads(b'[')\\n"
+    "except ValueError:\\n"
+    "    pass\\n"
+)
+for _ in range(3):
+    interp = interpreters.create()
+    interp.exec(SUB)
+    interp.close()
+gc.collect()
+m = __import__(name)
+try:
+    m.loads(b'{"id": 1, "name": [')
+except json.JSONDecodeError as e:
+    assert type(e) is m.JSONDecodeError and isinstance(e, ValueError), type(e).__mro__
+else:
+    raise AssertionError("loads accepted invalid JSON")
+assert m.loads(b'{"id": 1, "name": 2}') == {"id": 1, "name": 2}
+assert m.dumps([m.Fragment(b"1"), {"id": 2}]) == b'[1,{"id":2}]'
+try:
+    m.dumps([object()], default=lambda o: 1 / 0)
+except TypeError as e:
+    assert type(e.__cause__) is ZeroDivisionError
+else:
+    raise AssertionError("dumps did not raise")
+print("ok")
+"""
+
+
+def test_main_interpreter_after_a_subinterpreter_used_it_first():
+    """A sub-interpreter imports and uses the module first, and is closed
+    (three times); then the main interpreter imports it: nothing of the
+    closed interpreters (exception classes, Fragment type, key cache) may
+    leak into it."""
+    out = _util.run_python(SUB_FIRST.replace("MODULE_NAME", _util.MODULE_NAME), 120)
+    assert out.split() == ["ok"], out
