@@ -232,3 +232,33 @@ func TestGoldenDocs(t *testing.T) {
 		t.Fatalf("only %d vectors", len(vecs))
 	}
 }
+
+func TestSetBackendFromEnv(t *testing.T) {
+	defer SetBackend("")
+	for _, name := range Backends() {
+		t.Setenv(EnvBackend, name)
+		if err := SetBackendFromEnv(); err != nil {
+			t.Fatalf("%s=%s: %v", EnvBackend, name, err)
+		}
+		if got := Backend(); got != name {
+			t.Fatalf("%s=%s: Backend() = %s", EnvBackend, name, got)
+		}
+		if !Valid([]byte(`{"a":[1,2.5,"x"]}`)) || Valid([]byte(`[1,]`)) {
+			t.Fatalf("backend %s: Valid disagrees with the gate", name)
+		}
+	}
+	t.Setenv(EnvBackend, "nope")
+	err := SetBackendFromEnv()
+	if err == nil {
+		t.Fatal("unknown backend accepted")
+	}
+	for _, name := range Backends() {
+		if !strings.Contains(err.Error(), name) {
+			t.Fatalf("error %q does not name the choice %s", err, name)
+		}
+	}
+	t.Setenv(EnvBackend, "")
+	if err := SetBackendFromEnv(); err != nil || Backend() != Backends()[0] {
+		t.Fatalf("empty %s: err %v, backend %s, want the default %s", EnvBackend, err, Backend(), Backends()[0])
+	}
+}

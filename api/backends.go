@@ -1,11 +1,24 @@
 package api
 
 import (
+	"os"
 	"sync/atomic"
 
 	"github.com/isojson/isojson/backend"
-	_ "github.com/isojson/isojson/backend/scalar" // the portable parser, always available
+	_ "github.com/isojson/isojson/backend/scalar"   // the portable parser, always available
+	_ "github.com/isojson/isojson/backend/simdjson" // registers itself where its build tags and CPU allow
+	_ "github.com/isojson/isojson/backend/sonic"    // likewise
 )
+
+// EnvBackend is the environment variable that chooses the backend of the
+// Python extension; Go programs apply it with SetBackendFromEnv.
+const EnvBackend = "ISOJSON_BACKEND"
+
+// SetBackendFromEnv applies $ISOJSON_BACKEND as the Python extension does:
+// unset or empty keeps the default for this CPU, an unknown or unsupported
+// name is an error naming the choices. Go code is never configured behind
+// its back, so nothing reads the variable unless this is called.
+func SetBackendFromEnv() error { return SetBackend(os.Getenv(EnvBackend)) }
 
 // chosen is the backend SetBackend picked; nil means backend.Default().
 var chosen atomic.Pointer[backend.Backend]
