@@ -148,33 +148,60 @@ func unescapeUnicode(src []byte, j int) (rune, int, error) {
 		return 0, 0, fail(src, j, backend.MsgInvalidEscape)
 	case r < 0xD800 || r > 0xDFFF:
 		return r, 6, nil
-	case r >= 0xDC00:
+	}
+	// A surrogate. orjson looks for the low half before judging either
+	// half, so input that ends where a low-surrogate escape could still
+	// follow is cut short ("unexpected end of data"), even after a lone low
+	// surrogate; anything else after one is a lone low surrogate.
+	if lowEscapePrefix(src[j+6:]) {
+		return 0, 0, failEnd(src)
+	}
+	if r >= 0xDC00 {
 		return 0, 0, fail(src, j, backend.MsgLoneLowSurrogate)
 	}
-	// A high surrogate: a \u low surrogate must follow.
-	n := len(src)
-	if j+6 >= n {
-		return 0, 0, failEnd(src)
-	}
-	if src[j+6] != '\\' {
+	// A high surrogate: a \u low surrogate must follow. src[j+6:] is not
+	// empty nor a lone backslash (both are prefixes).
+	if src[j+6] != '\\' || src[j+7] != 'u' {
 		return 0, 0, fail(src, j, backend.MsgNoLowSurrogate)
 	}
-	if j+7 >= n {
-		return 0, 0, failEnd(src)
-	}
-	if src[j+7] != 'u' {
-		return 0, 0, fail(src, j, backend.MsgNoLowSurrogate)
-	}
+	// Hex digits cut short that cannot begin a low surrogate are as bad as
+	// wrong ones.
 	lo, atEnd, bad := hex4(src, j+8)
 	switch {
-	case atEnd:
-		return 0, 0, failEnd(src)
-	case bad:
+	case atEnd || bad:
 		return 0, 0, fail(src, j, backend.MsgInvalidPairHex)
 	case lo < 0xDC00 || lo > 0xDFFF:
 		return 0, 0, fail(src, j, backend.MsgBadLowSurrogate)
 	}
 	return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 12, nil
+}
+
+// lowEscapePrefix reports whether b is shorter than a \u escape and could
+// still grow into one of a low surrogate: \u, then d or D, then c to f in
+// either case, then hex digits.
+func lowEscapePrefix(b []byte) bool {
+	if len(b) >= 6 {
+		return false
+	}
+	for k, c := range b {
+		var ok bool
+		switch k {
+		case 0:
+			ok = c == '\\'
+		case 1:
+			ok = c == 'u'
+		case 2:
+			ok = c|0x20 == 'd'
+		case 3:
+			ok = c|0x20 >= 'c' && c|0x20 <= 'f'
+		default:
+			ok = hexValue[c] >= 0
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // classOf is the class of one code point.
