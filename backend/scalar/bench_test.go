@@ -45,3 +45,34 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParseText parses strings of non-ASCII text: Japanese mixed with
+// ASCII as in twitter.json, then Cyrillic (two-byte) and emoji (four-byte).
+func BenchmarkParseText(b *testing.B) {
+	texts := map[string]string{
+		"japanese": "RT @user: 【マイリスト】【彩りりあ】妖怪体操第一 踊ってみた http://t.co/abc #sm24357625 ",
+		"cyrillic": "Съешь же ещё этих мягких французских булок, да выпей чаю. ",
+		"emoji":    "😀😃😄😁😆😅🤣😂🙂🙃😉😊😇🥰😍🤩 ",
+	}
+	for _, name := range []string{"japanese", "cyrillic", "emoji"} {
+		src := []byte(`["`)
+		for len(src) < 1<<16 {
+			src = append(src, texts[name]...)
+		}
+		src = append(src, `"]`...)
+		b.Run(name, func(b *testing.B) {
+			var t backend.Tape
+			b.SetBytes(int64(len(src)))
+			best := time.Duration(math.MaxInt64)
+			for b.Loop() {
+				start := time.Now()
+				t.Reset()
+				if err := (scalar.Parser{}).Parse(src, &t); err != nil {
+					b.Fatal(err)
+				}
+				best = min(best, time.Since(start))
+			}
+			b.ReportMetric(float64(len(src))/best.Seconds()/1e6, "best-MB/s")
+		})
+	}
+}

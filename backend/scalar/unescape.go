@@ -1,10 +1,6 @@
 package scalar
 
-import (
-	"math/bits"
-
-	"github.com/isojson/isojson/backend"
-)
+import "github.com/isojson/isojson/backend"
 
 // unescapeString finishes a string that holds escapes: src[q] is its opening
 // quote and src[j] the first backslash; extra and class describe src[q+1:j].
@@ -56,40 +52,16 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 		extra += appendRune(t, r) - 1
 		class = max(class, classOf(r))
 
-		// Copy the plain run up to the next special byte.
-		k := j
-		for {
-			for k+8 <= n {
-				if m := stringSpecial(load64(src, k)); m != 0 {
-					k += bits.TrailingZeros64(m) >> 3
-					goto special
-				}
-				k += 8
-			}
-			for ; k < n; k++ {
-				if c := src[k]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-					goto special
-				}
-			}
-			return 0, failEnd(src)
-		special:
-			c := src[k]
-			if c < 0x80 {
-				break
-			}
-			for {
-				size, cl := decodeRune(src, k)
-				if size == 0 {
-					return 0, failUTF8()
-				}
-				class = max(class, cl)
-				extra += size - 1
-				k += size
-				if k >= n || src[k] < 0x80 {
-					break
-				}
-			}
+		// Copy the text up to the next special byte.
+		k, cont, cl, ok := scanText(src, j)
+		if !ok {
+			return 0, failUTF8()
 		}
+		if k == n {
+			return 0, failEnd(src)
+		}
+		class = max(class, cl)
+		extra += cont
 		appendArena(t, src[j:k])
 		j = k
 		switch c := src[j]; {
