@@ -41,6 +41,7 @@ static void buffers_free(dumps_buffers *b)
     free(b->borrowed.items);
     free(b->owned.items);
     free_chunks(b->scratch);
+    free(b->keys);
     free(b);
 }
 
@@ -56,8 +57,17 @@ dumps_buffers *dumps_buffers_take(void)
         return b;
     }
     b = calloc(1, sizeof *b);
-    if (b == NULL)
+    if (b == NULL) {
         PyErr_NoMemory();
+        return NULL;
+    }
+    /* Zeroed slots hold gen 0, which no call uses. */
+    b->keys = calloc(DUMPS_KEYSLOTS, sizeof *b->keys);
+    if (b->keys == NULL) {
+        free(b);
+        PyErr_NoMemory();
+        return NULL;
+    }
     return b;
 }
 

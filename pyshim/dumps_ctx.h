@@ -11,6 +11,8 @@ typedef struct dumps_buffers {
     isojson_buf out;
     dumps_objlist borrowed, owned;
     dumps_chunk *scratch;
+    dumps_keyslot *keys;  /* the key cache, DUMPS_KEYSLOTS slots */
+    uint64_t gen;         /* generation of the last call that used keys */
 } dumps_buffers;
 
 /* Takes this thread's cached buffers, or fresh empty ones (NULL with

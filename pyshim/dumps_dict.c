@@ -20,14 +20,7 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
     if (dumps_open(c, ISOJSON_OBJECT, &at) < 0)
         goto fail;
     while (PyDict_Next(o, &pos, &key, &value)) {
-        if (PyUnicode_CheckExact(key)) {
-            if (dumps_str(c, key) < 0)
-                goto fail;
-        } else {
-            dumps_error("Dict key must be str");
-            goto fail;
-        }
-        if (dumps_value_inline(c, value) < 0)
+        if (dumps_key(c, key) < 0 || dumps_value_inline(c, value) < 0)
             goto fail;
         count++;
     }

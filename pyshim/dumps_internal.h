@@ -62,6 +62,28 @@ typedef struct dumps_chunk {
     uint8_t data[];
 } dumps_chunk;
 
+/* The key cache: dict keys repeat (twitter.json has 13345 keys, 94 distinct
+ * str objects, since loads shares them), so the three tape words of each key
+ * str are remembered by object address for the rest of the call and a
+ * repeated key is copied without touching the str or scanning it again. An
+ * address stays valid: the first occurrence is recorded in `borrowed`, so
+ * the str lives until the write (pinned before any Python code runs), and no
+ * other object can take its address meanwhile. Slots of earlier calls are
+ * told apart by gen. Direct-mapped; a collision just redoes the work. */
+#define DUMPS_KEYSLOTS 256
+
+typedef struct dumps_keyslot {
+    PyObject *key;
+    uint64_t gen;
+    uint64_t words[3];
+} dumps_keyslot;
+
+static inline size_t dumps_keyslot_of(PyObject *key)
+{
+    uintptr_t a = (uintptr_t)key;
+    return ((a >> 4) ^ (a >> 12)) & (DUMPS_KEYSLOTS - 1);
+}
+
 typedef struct dumps_ctx {
     isojson_tape tape;
     uint32_t opts;
@@ -84,6 +106,9 @@ typedef struct dumps_ctx {
     int path_pinned;    /* path[0:path_pinned) is in `owned` */
 
     dumps_chunk *scratch;  /* current chunk (head of the list) */
+
+    dumps_keyslot *keys;   /* DUMPS_KEYSLOTS slots (see above) */
+    uint64_t gen;          /* this call's generation, never 0 */
 } dumps_ctx;
 
 /* ---- tape appenders ---- */
@@ -272,6 +297,29 @@ static inline int dumps_value_inline(dumps_ctx *c, PyObject *o)
     if (o == Py_False)
         return dumps_scalar(c, ISOJSON_FALSE);
     return dumps_value(c, o);
+}
+
+/* An exact-str dict key (or "Dict key must be str"), through the key cache. */
+static inline int dumps_key(dumps_ctx *c, PyObject *key)
+{
+    dumps_keyslot *slot = &c->keys[dumps_keyslot_of(key)];
+    if (slot->key == key && slot->gen == c->gen) {
+        if (dumps_reserve(c, 3) < 0)
+            return -1;
+        memcpy(c->tape.words + c->tape.len, slot->words, sizeof slot->words);
+        c->tape.len += 3;
+        return 0;
+    }
+    if (!PyUnicode_CheckExact(key))
+        return dumps_error("Dict key must be str");
+    size_t at = c->tape.len;
+    if (dumps_str(c, key) < 0)
+        return -1;
+    /* dumps_str appended exactly one 3-word String entry. */
+    slot->key = key;
+    slot->gen = c->gen;
+    memcpy(slot->words, c->tape.words + at, sizeof slot->words);
+    return 0;
 }
 
 /* Fragment (fragment.c) */
