@@ -1,0 +1,31 @@
+package writer
+
+import (
+	"strings"
+	"testing"
+)
+
+// ucs2Texts are UCS2 strings of the kinds tweets hold: CJK mixed with
+// ASCII, CJK only, and ASCII with a few non-ASCII characters.
+var ucs2Texts = []struct{ name, text string }{
+	{"mixed", "元野球部マネージャー❤︎…最高の夏をありがとう…RT @KATANA77: えっそれは・・・（一同） http://t.co/PkCJAcSuYK"},
+	{"cjk", "前田あゆみ元野球部マネージャー最高の夏をありがとうえっそれは一同関西詳しいプロ"},
+	{"ascii", "Hello, 世界! A tweet with some ASCII text and a – dash, then more ASCII."},
+}
+
+func BenchmarkEscapeUCS2(b *testing.B) {
+	for _, tc := range ucs2Texts {
+		var s []uint16
+		for _, r := range strings.Repeat(tc.text, 8) {
+			s = append(s, uint16(r))
+		}
+		size := int64(len(ucs2Reference(nil, s, false)))
+		dst := make([]byte, 0, maxEscapeLen*len(s))
+		b.Run(tc.name, func(b *testing.B) {
+			loopCPU(b, size, func() { dst = escapeUCS2(dst[:0], s, true) })
+		})
+		b.Run(tc.name+"/reference", func(b *testing.B) {
+			loopCPU(b, size, func() { dst = ucs2Reference(dst[:0], s, true) })
+		})
+	}
+}
