@@ -18,6 +18,10 @@ func skipSpace(src []byte, i int) int {
 }
 
 func skipSpaceRun(src []byte, i int) int {
+	// The one space after a colon (or comma) of the usual pretty-printing.
+	if i+1 < len(src) && src[i] == ' ' && src[i+1] > ' ' {
+		return i + 1
+	}
 	if i < len(src) && src[i] == '\n' { // the newline before indentation
 		i++
 	}
