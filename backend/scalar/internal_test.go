@@ -169,3 +169,19 @@ func TestNumbersAgainstStrconv(t *testing.T) {
 		}
 	}
 }
+
+// TestConstantHeaders checks the constants the hot paths use instead of
+// calls.
+func TestConstantHeaders(t *testing.T) {
+	for _, n := range []int{0, 1, 77, 1 << 40} {
+		want := backend.RefHeader(backend.KindString, backend.StorageInput, backend.ClassASCII, backend.WidthUTF8, true, n)
+		if got := asciiHeader | uint64(n)&backend.LenMask; got != want {
+			t.Errorf("ASCII header of length %d: %#x, want %#x", n, got, want)
+		}
+	}
+	for lit, w := range map[string]uint32{"true": wordTrue, "alse": wordAlse, "null": wordNull} {
+		if got := load32([]byte(lit), 0); got != w {
+			t.Errorf("load32(%q) = %#x, want %#x", lit, got, w)
+		}
+	}
+}

@@ -105,18 +105,26 @@ value: // i < n
 			goto close
 		}
 		goto value
+	// A literal is checked with one 4-byte compare; literal() sorts out
+	// what is wrong when that fails.
 	case 't':
-		if i, err = literal(src, i, "true", backend.MsgInvalidTrue); err != nil {
+		if i+4 <= n && load32(src, i) == wordTrue {
+			i += 4
+		} else if i, err = literal(src, i, "true", backend.MsgInvalidTrue); err != nil {
 			return err
 		}
 		appendScalar(t, backend.KindTrue)
 	case 'f':
-		if i, err = literal(src, i, "false", backend.MsgInvalidFalse); err != nil {
+		if i+5 <= n && load32(src, i+1) == wordAlse {
+			i += 5
+		} else if i, err = literal(src, i, "false", backend.MsgInvalidFalse); err != nil {
 			return err
 		}
 		appendScalar(t, backend.KindFalse)
 	case 'n':
-		if i, err = literal(src, i, "null", backend.MsgInvalidNull); err != nil {
+		if i+4 <= n && load32(src, i) == wordNull {
+			i += 4
+		} else if i, err = literal(src, i, "null", backend.MsgInvalidNull); err != nil {
 			return err
 		}
 		appendScalar(t, backend.KindNull)
@@ -230,10 +238,15 @@ func literal(src []byte, i int, lit, msg string) (int, error) {
 	return i + len(lit), nil
 }
 
+// asciiHeader is the header of a plain ASCII string in the input without
+// its length: RefHeader(KindString, StorageInput, ClassASCII, WidthUTF8,
+// true, 0), spelled as a constant so that appendASCII inlines.
+const asciiHeader = uint64(backend.KindString)<<backend.KindShift | backend.CleanBit
+
 // appendASCII appends the String entry of src[from:to], plain ASCII.
 func appendASCII(t *backend.Tape, from, to int) {
-	put3(t, backend.RefHeader(backend.KindString, backend.StorageInput, backend.ClassASCII, backend.WidthUTF8, true, to-from),
-		uint64(from), uint64(to-from))
+	n := uint64(to - from)
+	put3(t, asciiHeader|n&backend.LenMask, uint64(from), n)
 }
 
 func appendScalar(t *backend.Tape, k backend.Kind) {

@@ -15,6 +15,16 @@ const (
 
 func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
 
+func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4]) }
+
+// The literals as load32 reads them ("alse": false's first byte is already
+// matched, and it has five).
+const (
+	wordTrue = uint32('t') | uint32('r')<<8 | uint32('u')<<16 | uint32('e')<<24
+	wordAlse = uint32('a') | uint32('l')<<8 | uint32('s')<<16 | uint32('e')<<24
+	wordNull = uint32('n') | uint32('u')<<8 | uint32('l')<<16 | uint32('l')<<24
+)
+
 // stringSpecial flags (in each byte's high bit) the bytes of w that end a run
 // of plain ASCII string content: '"', '\\', control characters (< 0x20) and
 // non-ASCII bytes (>= 0x80). x-ones sets a byte's high bit when the byte was
