@@ -225,19 +225,22 @@ func (e *encoder) key(i int) int {
 
 // keyColon writes the object key at i and the colon after it, and returns
 // the index of its value. A clean UTF-8 key (nearly every key) is written
-// with one reservation and, up to 16 bytes, with overlapping 8-byte moves
+// with one reservation and, up to 32 bytes, with overlapping 16/8/4-byte moves
 // that read nothing past its end (External text from Python has no room
 // there, so the copy16 of text does not apply), instead of a memmove call.
 func (e *encoder) keyColon(i int) int {
 	h := e.words[i]
-	if n := int(h & backend.LenMask); n <= 16 && h&(0xff<<backend.KindShift|backend.CleanBit|3<<backend.WidthShift) ==
+	if n := int(h & backend.LenMask); n <= 32 && h&(0xff<<backend.KindShift|backend.CleanBit|3<<backend.WidthShift) ==
 		uint64(backend.KindString)<<backend.KindShift|backend.CleanBit {
 		s := e.utf8(h, i, n)
-		e.grow(16 + 3)
+		e.grow(32 + 3)
 		l := len(e.buf)
-		out := e.buf[l : l+16+3]
+		out := e.buf[l : l+32+3]
 		out[0] = '"'
 		switch d := out[1:]; {
+		case n >= 16:
+			copy16(d, s)
+			copy16(d[n-16:], s[n-16:])
 		case n >= 8:
 			binary.LittleEndian.PutUint64(d, binary.LittleEndian.Uint64(s))
 			binary.LittleEndian.PutUint64(d[n-8:], binary.LittleEndian.Uint64(s[n-8:]))
