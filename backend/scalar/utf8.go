@@ -91,18 +91,6 @@ var utf8DFA = func() (t [256]uint64) {
 	return t
 }()
 
-// dfaWord runs the DFA over the eight bytes of w, lowest first.
-func dfaWord(s, w uint64) uint64 {
-	s = utf8DFA[byte(w)] >> (s & 63)
-	s = utf8DFA[byte(w>>8)] >> (s & 63)
-	s = utf8DFA[byte(w>>16)] >> (s & 63)
-	s = utf8DFA[byte(w>>24)] >> (s & 63)
-	s = utf8DFA[byte(w>>32)] >> (s & 63)
-	s = utf8DFA[byte(w>>40)] >> (s & 63)
-	s = utf8DFA[byte(w>>48)] >> (s & 63)
-	return utf8DFA[byte(w>>56)] >> (s & 63)
-}
-
 // textSpecial flags (in each byte's high bit) exactly the bytes of w that end
 // string text: '"', '\\' and control characters. Unlike stringSpecial it
 // does not flag bytes >= 0x80, and no flag is false, so masks can be
@@ -126,8 +114,8 @@ func scanText(src []byte, j int) (k, cont int, class backend.Class, ok bool) {
 	n := len(src)
 	var (
 		s      uint64 // DFA state
-		wide   uint64 // flags lead bytes >= 0xC4: code points >= U+0100
-		astral uint64 // flags lead bytes >= 0xF0: code points >= U+10000
+		wide   uint64 // flags (bit 7) lead bytes >= 0xC4: code points >= U+0100
+		astral uint64 // flags (bit 7) lead bytes >= 0xF0: code points >= U+10000
 		high   uint64 // flags bytes >= 0x80
 	)
 	for {
@@ -155,12 +143,24 @@ func scanText(src []byte, j int) (k, cont int, class backend.Class, ok bool) {
 				return 0, 0, 0, false
 			}
 		} else {
-			s = dfaWord(s, w)
+			// The DFA over the eight bytes, lowest first.
+			s = utf8DFA[byte(w)] >> (s & 63)
+			s = utf8DFA[byte(w>>8)] >> (s & 63)
+			s = utf8DFA[byte(w>>16)] >> (s & 63)
+			s = utf8DFA[byte(w>>24)] >> (s & 63)
+			s = utf8DFA[byte(w>>32)] >> (s & 63)
+			s = utf8DFA[byte(w>>40)] >> (s & 63)
+			s = utf8DFA[byte(w>>48)] >> (s & 63)
+			s = utf8DFA[byte(w>>56)] >> (s & 63)
 			high |= w
 			cont += bits.OnesCount64(w &^ (w << 1) & highs) // 10xxxxxx
-			lead := w & (w << 1)                            // 11xxxxxx
-			wide |= lead & (w<<2 | w<<3 | w<<4 | w<<5)
-			astral |= lead & (w << 2) & (w << 3)
+			// With the high bit set, a byte's low 7 bits plus 0x3C carry
+			// into bit 7 when it is >= 0xC4, plus 0x10 when >= 0xF0: in
+			// valid UTF-8 those are the lead bytes of code points >=
+			// U+0100 and >= U+10000. No sum leaves its byte.
+			l := w &^ highs
+			wide |= (l + ones*0x3C) & w
+			astral |= (l + ones*0x10) & w
 		}
 		j += size
 		if stop {
