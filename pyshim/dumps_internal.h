@@ -12,6 +12,7 @@
 #define ISOJSON_DUMPS_INTERNAL_H
 
 #include "isojson.h"
+#include "dumps_scan.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -277,13 +278,26 @@ int dumps_fragment(dumps_ctx *c, PyObject *obj);
 int dumps_other(dumps_ctx *c, PyObject *obj);
 int dumps_default(dumps_ctx *c, PyObject *obj);
 
+/* An exact str: ASCII text (most strings) inline, the rest in dumps_str. */
+static inline int dumps_str_inline(dumps_ctx *c, PyObject *o)
+{
+    if (!PyUnicode_IS_ASCII(o))
+        return dumps_str(c, o);
+    size_t n = (size_t)PyUnicode_GET_LENGTH(o);
+    const uint8_t *data = PyUnicode_DATA(o);
+    int clean = dumps_scan_bytes_inline(data, n) == 0;
+    if (dumps_ref_clean(c, ISOJSON_STRING, ISOJSON_ASCII, ISOJSON_UTF8, data, n, n, clean) < 0)
+        return -1;
+    return dumps_keep_borrowed(c, o);
+}
+
 /* The walk's hot path, inlined into the container loops: the commonest
  * exact types by pointer comparison, everything else through dumps_value. */
 static inline int dumps_value_inline(dumps_ctx *c, PyObject *o)
 {
     PyTypeObject *t = Py_TYPE(o);
     if (t == &PyUnicode_Type)
-        return dumps_str(c, o);
+        return dumps_str_inline(c, o);
     if (t == &PyLong_Type) {
         if (PyUnstable_Long_IsCompact((PyLongObject *)o))
             return dumps_number(c, ISOJSON_INT, (uint64_t)(int64_t)PyUnstable_Long_CompactValue((PyLongObject *)o));

@@ -20,6 +20,27 @@ int dumps_scan_bytes(const uint8_t *s, size_t n);
 int dumps_scan_ucs2(const uint16_t *s, size_t n);
 int dumps_scan_ucs4(const uint32_t *s, size_t n);
 
+/* dumps_scan_bytes, with the commonest case inline: at most 16 bytes (most
+ * keys and many values) in one SSE2 load, when the 16 bytes from s stay in
+ * s's 4 KiB page (the bytes past the end are masked off; the load cannot
+ * fault). */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline int dumps_scan_bytes_inline(const uint8_t *s, size_t n)
+{
+    if (n <= 16 && ((uintptr_t)s & 4095) <= 4096 - 16) {
+        const __m128i x = _mm_loadu_si128((const __m128i *)s);
+        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(x, _mm_set1_epi8(0x1F)), _mm_setzero_si128()),
+                                   _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+                                                _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+        return ((unsigned)_mm_movemask_epi8(hit) & ((1u << n) - 1)) ? DUMPS_SCAN_ESCAPE : 0;
+    }
+    return dumps_scan_bytes(s, n);
+}
+#else
+static inline int dumps_scan_bytes_inline(const uint8_t *s, size_t n) { return dumps_scan_bytes(s, n); }
+#endif
+
 #pragma GCC visibility pop
 
 #endif

@@ -17,7 +17,7 @@ int dumps_str(dumps_ctx *c, PyObject *o)
     size_t n = (size_t)PyUnicode_GET_LENGTH(o);
     const void *data = PyUnicode_DATA(o);
     if (PyUnicode_IS_ASCII(o)) {
-        int clean = dumps_scan_bytes(data, n) == 0;
+        int clean = dumps_scan_bytes_inline(data, n) == 0;
         if (dumps_ref_clean(c, ISOJSON_STRING, ISOJSON_ASCII, ISOJSON_UTF8, data, n, n, clean) < 0)
             return -1;
         return dumps_keep_borrowed(c, o);
