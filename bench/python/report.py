@@ -174,6 +174,9 @@ def _settings_line(results: dict) -> str:
                 + (f", {end:.1f} at the end" if end is not None else "")
                 + f" ({m.get('cores', '?')} cores): wall-clock figures (parallel, threaded) are distorted "
                 "when it exceeds the number of cores.")
+    for r in results.get("remeasured", []):
+        load += (f" Re-measured on {r['date']}: {', '.join(r['parts'])} (load average "
+                 f"{r['load_average']:.1f} to {r.get('load_average_end') or 0:.1f}).")
     clock = _CLOCKS.get(s.get("clock", "wall"), s.get("clock"))
     return (f"Per call: {clock}, min / median over {s.get('repeats', '?')} timeit repeats, libraries interleaved; "
             f"parallel: best of up to {s.get('rounds', '?')} interleaved runs of {s.get('duration', '?')} s each "
@@ -228,8 +231,13 @@ def readme_section(results: dict) -> str:
            "[bench/results/python.md](bench/results/python.md). Per call: "
            f"{clock}, min of {st.get('repeats', '?')} repeats; parallel: wall-clock, best of up to "
            f"{st.get('rounds', '?')} runs.", ""]
-    if m.get("load_average", -1) > (m.get("cores") or 1):
-        out += [f"The machine was shared (load average {m['load_average']:.1f} on {m['cores']} cores): "
+    load = m.get("load_average", -1)
+    for r in results.get("remeasured", []):
+        out += [f"Re-measured on {r['date']}: {', '.join(r['parts'])} (load average {r['load_average']:.1f}).", ""]
+        if "parallel" in r["parts"]:
+            load = max(r["load_average"], r.get("load_average_end") or 0)
+    if load > (m.get("cores") or 1):
+        out += [f"The machine was shared (load average {load:.1f} on {m['cores']} cores): "
                 "the wall-clock tables (parallel, threads) are noisy.", ""]
     for op in ("loads", "dumps"):
         if any(t["op"] == op for t in results.get("percall", [])):

@@ -39,6 +39,12 @@ import workload
 RESULTS_DIR = os.path.join(percall.REPO, "bench", "results")
 README = os.path.join(percall.REPO, "README.md")
 PARTS = ("percall", "parallel", "threaded", "backends", "types")
+# The keys of the results dict each part writes (for --merge).
+PART_KEYS = {"percall": ("libraries", "how", "percall", "percall_problems"),
+             "parallel": ("parallel", "parallel_doc"),
+             "threaded": ("threaded_loads",),
+             "backends": ("backends",),
+             "types": ("dumps_cases",)}
 
 PARALLEL_CONFIGS = (
     ("isojson", parallel.SUBINTERPRETERS),
@@ -178,6 +184,21 @@ def write_outputs(results, out_dir, readme):
         print(section)
 
 
+def merged(path: str, new: dict, parts: list[str]) -> dict:
+    """The saved results at `path` with the `parts` just measured in `new`
+    replacing theirs, and a note of when and under what load they were."""
+    with open(path, encoding="utf-8") as f:
+        base = json.load(f)
+    for part in parts:
+        for key in PART_KEYS[part]:
+            if key in new:
+                base[key] = new[key]
+    base.setdefault("remeasured", []).append({
+        "parts": parts, "date": new["machine"]["date"], "settings": new["settings"],
+        "load_average": new["machine"]["load_average"], "load_average_end": new.get("load_average_end")})
+    return base
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats and shorter runs (about 1 minute)")
@@ -188,6 +209,9 @@ def main(argv=None) -> int:
                     help="per-call clock: process CPU time (default; robust on a shared machine) or wall time")
     ap.add_argument("--render", metavar="PYTHON_JSON",
                     help="measure nothing: rewrite the Markdown, charts and README from a saved python.json")
+    ap.add_argument("--merge", metavar="PYTHON_JSON",
+                    help="put the parts measured now (--only) into saved results and rewrite every output "
+                         "from them, e.g. the parallel table again when the machine is quiet")
     args = ap.parse_args(argv)
     if args.render:
         with open(args.render, encoding="utf-8") as f:
@@ -229,9 +253,12 @@ def main(argv=None) -> int:
     results["elapsed_s"] = round(time.perf_counter() - started, 1)
     results["load_average_end"] = machine.load_average()
     log("")
-    # Only a full run of the real isojson owns bench/results and the README's
-    # figures; a stand-in's or a partial run's results go to a temporary directory.
-    official = libraries.isojson_module_name() == "isojson" and set(parts) == set(PARTS)
+    if args.merge:
+        results = merged(args.merge, results, parts)
+    # Only a full (or merged) run of the real isojson owns bench/results and
+    # the README's figures; a stand-in's or a partial run's results go to a
+    # temporary directory.
+    official = libraries.isojson_module_name() == "isojson" and (set(parts) == set(PARTS) or args.merge)
     out_dir = args.out or (RESULTS_DIR if official else os.path.join(tempfile.gettempdir(), "isojson-bench"))
     write_outputs(results, out_dir, README if official and not args.out else None)
     log(f"done in {results['elapsed_s']:.0f} s")

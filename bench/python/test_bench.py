@@ -148,3 +148,20 @@ def test_pool_runs_two_libraries_in_the_same_subinterpreters():
             run = parallel.measure(lib, parallel.SUBINTERPRETERS, 2, 0.05, pool=pool)
             assert run.errors == 0 and all(c > 0 for c in run.calls)
         assert [i.id for i in pool.interps] == ids
+
+
+def test_merge_replaces_only_the_parts_measured(tmp_path):
+    import json
+
+    import run_all
+
+    base = _results()
+    p = tmp_path / "python.json"
+    p.write_text(json.dumps(base), encoding="utf-8")
+    new = {"machine": dict(base["machine"], date="later", load_average=0.5), "settings": {"rounds": 9},
+           "load_average_end": 0.7, "parallel": [], "parallel_doc": {"records": 100, "bytes": 1},
+           "percall": ["must not be taken"]}
+    out = run_all.merged(str(p), new, ["parallel"])
+    assert out["parallel"] == [] and out["percall"] == base["percall"]
+    assert out["remeasured"][0]["parts"] == ["parallel"] and out["remeasured"][0]["date"] == "later"
+    assert "Re-measured on later: parallel (load average 0.5 to 0.7)." in report.markdown(out)
