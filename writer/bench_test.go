@@ -1,12 +1,14 @@
 package writer
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/isojson/isojson/backend"
@@ -91,4 +93,97 @@ func BenchmarkWriteUCS2(b *testing.B) {
 	b.SetBytes(int64(len(out)))
 	loopCPU(b, int64(len(out)), func() { out = Append(out[:0], tp, nil, 0) })
 	runtime.KeepAlive(units)
+}
+
+// pythonTape rewrites the String entries of a corpus tape the way the
+// extension's dumps hands them over (pyshim/dumps_str.c): every string
+// points into memory the tape does not own; ASCII text as UTF-8, other text
+// in CPython's own 1-, 2- or 4-byte layout (a str that orjson.loads made
+// has no cached UTF-8), or, when cachedUTF8, as UTF-8 (a str that
+// orjson.dumps has already seen). Clean is set when no character needs
+// escaping. The memory is pinned until the benchmark ends.
+func pythonTape(b *testing.B, name string, cachedUTF8 bool) *backend.Tape {
+	tp, src := corpusTape(b, name)
+	var pin runtime.Pinner
+	b.Cleanup(pin.Unpin)
+	for i := 0; i < len(tp.Words); {
+		if tp.Kind(i) != backend.KindString {
+			if k := tp.Kind(i); k == backend.KindArray || k == backend.KindObject {
+				i += backend.ContainerWords
+			} else {
+				i = tp.Next(i)
+			}
+			continue
+		}
+		s := tp.Bytes(i, src)
+		r := backend.Ref{Storage: backend.StorageExternal, Len: len(s), Chars: utf8.RuneCount(s),
+			Clean: cleanPrefixUTF8(s) == len(s)}
+		text := []rune(string(s))
+		widest := rune(0)
+		for _, c := range text {
+			widest = max(widest, c)
+		}
+		var data unsafe.Pointer
+		switch {
+		case widest < 0x80 || cachedUTF8:
+			p := append([]byte(nil), s...)
+			data = unsafe.Pointer(unsafe.SliceData(p))
+			r.Class = map[bool]backend.Class{true: backend.ClassASCII, false: backend.ClassBMP}[widest < 0x80]
+		case widest < 0x100:
+			p := make([]byte, len(text))
+			for j, c := range text {
+				p[j] = byte(c)
+			}
+			data, r.Class, r.Width, r.Len = unsafe.Pointer(&p[0]), backend.ClassLatin1, backend.WidthUCS1, len(p)
+		case widest < 0x10000:
+			p := make([]uint16, len(text))
+			for j, c := range text {
+				p[j] = uint16(c)
+			}
+			data, r.Class, r.Width, r.Len = unsafe.Pointer(&p[0]), backend.ClassBMP, backend.WidthUCS2, len(p)
+		default:
+			p := make([]uint32, len(text))
+			for j, c := range text {
+				p[j] = uint32(c)
+			}
+			data, r.Class, r.Width, r.Len = unsafe.Pointer(&p[0]), backend.ClassAstral, backend.WidthUCS4, len(p)
+		}
+		if r.Len == 0 {
+			data = unsafe.Pointer(&zeroText)
+		}
+		pin.Pin(data)
+		r.Where = uint64(uintptr(data))
+		tp.Words[i] = backend.RefHeader(backend.KindString, r.Storage, r.Class, r.Width, r.Clean, r.Len)
+		tp.Words[i+1], tp.Words[i+2] = r.Where, uint64(r.Chars)
+		i += backend.RefWords
+	}
+	return tp
+}
+
+// zeroText is where an empty string points.
+var zeroText [8]byte
+
+// BenchmarkWritePython writes the corpus as isojson.dumps hands it to the
+// writer: strings as External refs into CPython's storage.
+func BenchmarkWritePython(b *testing.B) {
+	for _, cached := range []bool{false, true} {
+		for _, name := range []string{"twitter", "citm_catalog", "canada", "github"} {
+			sub := name
+			if cached {
+				sub += "/cachedUTF8"
+			}
+			b.Run(sub, func(b *testing.B) {
+				tp := pythonTape(b, name, cached)
+				parsed, src := corpusTape(b, name)
+				want := Append(nil, parsed, src, 0)
+				out := Append(nil, tp, nil, 0)
+				if !bytes.Equal(out, want) {
+					b.Fatal("the External tape writes other text than the parsed one")
+				}
+				b.SetBytes(int64(len(out)))
+				b.ReportAllocs()
+				loopCPU(b, int64(len(out)), func() { out = Append(out[:0], tp, nil, 0) })
+			})
+		}
+	}
 }

@@ -300,3 +300,43 @@ func TestOutputBufLiveAfterPanic(t *testing.T) {
 		t.Errorf("o.Buf is not the allocator's last buffer after a panic (%d grows)", a.grows)
 	}
 }
+
+// TestExternalKeysEveryLength writes keys of every length the short key
+// path covers and past it, from External memory with nothing after the
+// text, clean and with escapes.
+func TestExternalKeysEveryLength(t *testing.T) {
+	var keep [][]byte
+	tp := &backend.Tape{}
+	at := tp.OpenContainer(backend.KindObject)
+	var want strings.Builder
+	want.WriteString("{")
+	members := 0
+	for n := range 37 {
+		for _, text := range []string{strings.Repeat("k", n), strings.Repeat("\"", n)} {
+			if n == 0 && text == "" && members > 0 {
+				continue
+			}
+			b := []byte(text)
+			where := uintptr(unsafe.Pointer(&zeroText))
+			if n > 0 {
+				where = uintptr(unsafe.Pointer(&b[0]))
+			}
+			keep = append(keep, b)
+			tp.AppendRef(backend.KindString, backend.Ref{Storage: backend.StorageExternal, Len: n, Chars: n,
+				Clean: !strings.Contains(text, `"`), Where: uint64(where)})
+			tp.AppendNumber(backend.KindInt, uint64(n))
+			if members > 0 {
+				want.WriteString(",")
+			}
+			want.WriteString(quoteJSON(text) + ":" + strconv.Itoa(n))
+			members++
+		}
+	}
+	tp.CloseContainer(at, members)
+	want.WriteString("}")
+	got := string(Append(nil, tp, nil, 0))
+	runtime.KeepAlive(keep)
+	if got != want.String() {
+		t.Errorf("got  %s\nwant %s", got, want.String())
+	}
+}

@@ -47,6 +47,21 @@ func appendUint(dst []byte, v uint64) []byte {
 	}
 	if v < 1e16 {
 		hi := v / 1e8
+		if hi < 100 {
+			// 9 or 10 digits (ids, timestamps in seconds): the one or
+			// two leading digits from the pair table, no second
+			// digits8 and no digit count.
+			lo := digits8(v-hi*1e8) | asciiZeros
+			n := 1
+			if hi < 10 {
+				out[0] = byte('0' + hi)
+			} else {
+				out[0], out[1] = digitPairs[2*hi], digitPairs[2*hi+1]
+				n = 2
+			}
+			binary.LittleEndian.PutUint64(out[n:], lo)
+			return dst[:l+n+8]
+		}
 		n := decimalLen(hi)
 		binary.LittleEndian.PutUint64(out, (digits8(hi)|asciiZeros)>>(64-8*n))
 		binary.LittleEndian.PutUint64(out[n:], digits8(v-hi*1e8)|asciiZeros)
