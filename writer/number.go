@@ -106,7 +106,8 @@ func appendFloat(dst []byte, f float64) []byte { return appendFloatBits(dst, mat
 // lanes of one register, instead of eight divisions.
 func digits8(x uint64) uint64 {
 	// Lanes of 32 bits: x/10^4 and x%10^4.
-	hi := x / 10000
+	// x < 10^8 fits 32 bits, where the division is one multiply.
+	hi := uint64(uint32(x) / 10000)
 	v := hi | (x-hi*10000)<<32
 	// Per lane y < 10^4: y/100 = y×10486>>20.
 	q := (v * 10486 >> 20) & 0x0000007f0000007f

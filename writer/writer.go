@@ -160,6 +160,12 @@ func (e *encoder) compact(i int) int {
 			if !first {
 				e.buf = append(e.buf, ',')
 			}
+			if backend.Kind(e.words[j]>>backend.KindShift) == backend.KindFloat {
+				// Arrays of floats (coordinates, series) skip a call.
+				e.buf = appendFloatBits(e.buf, e.words[j+1])
+				j += 2
+				continue
+			}
 			j = e.compactElem(j)
 		}
 		e.grow(1)
