@@ -279,7 +279,7 @@ int dumps_other(dumps_ctx *c, PyObject *obj);
 int dumps_default(dumps_ctx *c, PyObject *obj);
 
 /* An exact str: ASCII text (most strings) inline, the rest in dumps_str. */
-static inline int dumps_str_inline(dumps_ctx *c, PyObject *o)
+static inline __attribute__((always_inline)) int dumps_str_inline(dumps_ctx *c, PyObject *o)
 {
     if (!PyUnicode_IS_ASCII(o))
         return dumps_str(c, o);
@@ -293,7 +293,7 @@ static inline int dumps_str_inline(dumps_ctx *c, PyObject *o)
 
 /* The walk's hot path, inlined into the container loops: the commonest
  * exact types by pointer comparison, everything else through dumps_value. */
-static inline int dumps_value_inline(dumps_ctx *c, PyObject *o)
+static inline __attribute__((always_inline)) int dumps_value_inline(dumps_ctx *c, PyObject *o)
 {
     PyTypeObject *t = Py_TYPE(o);
     if (t == &PyUnicode_Type)
@@ -315,6 +315,10 @@ static inline int dumps_value_inline(dumps_ctx *c, PyObject *o)
         return dumps_scalar(c, ISOJSON_TRUE);
     if (o == Py_False)
         return dumps_scalar(c, ISOJSON_FALSE);
+    if (t == &PyDict_Type)
+        return dumps_dict(c, o);
+    if (t == &PyList_Type)
+        return dumps_list(c, o);
     return dumps_value(c, o);
 }
 
