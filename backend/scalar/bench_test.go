@@ -47,14 +47,16 @@ func BenchmarkParse(b *testing.B) {
 }
 
 // BenchmarkParseText parses strings of non-ASCII text: Japanese mixed with
-// ASCII as in twitter.json, then Cyrillic (two-byte) and emoji (four-byte).
+// ASCII as in twitter.json, then Cyrillic (two-byte) and emoji (four-byte),
+// and ASCII text with many escapes.
 func BenchmarkParseText(b *testing.B) {
 	texts := map[string]string{
 		"japanese": "RT @user: 【マイリスト】【彩りりあ】妖怪体操第一 踊ってみた http://t.co/abc #sm24357625 ",
 		"cyrillic": "Съешь же ещё этих мягких французских булок, да выпей чаю. ",
 		"emoji":    "😀😃😄😁😆😅🤣😂🙂🙃😉😊😇🥰😍🤩 ",
+		"escaped":  `line one\n\tline \"two\"\n`,
 	}
-	for _, name := range []string{"japanese", "cyrillic", "emoji"} {
+	for _, name := range []string{"japanese", "cyrillic", "emoji", "escaped"} {
 		src := []byte(`["`)
 		for len(src) < 1<<16 {
 			src = append(src, texts[name]...)

@@ -1,6 +1,10 @@
 package scalar
 
-import "github.com/isojson/isojson/backend"
+import (
+	"math/bits"
+
+	"github.com/isojson/isojson/backend"
+)
 
 // unescapeString finishes a string that holds escapes: src[q] is its opening
 // quote and src[j] the first backslash; extra and class describe src[q+1:j].
@@ -49,19 +53,40 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 		}
 		j += 2
 	encode:
-		extra += appendRune(t, r) - 1
-		class = max(class, classOf(r))
+		if r < 0x80 { // every two-byte escape: no call, no class change
+			reserveArena(t, 1)
+			t.Arena = append(t.Arena, byte(r))
+		} else {
+			extra += appendRune(t, r) - 1
+			class = max(class, classOf(r))
+		}
 
-		// Copy the text up to the next special byte.
-		k, cont, cl, ok := scanText(src, j)
-		if !ok {
-			return 0, failUTF8()
+		// Copy the text up to the next special byte: plain ASCII (the
+		// usual text between escapes) by the cheaper scan, the rest by
+		// scanText.
+		k := j
+		for k+8 <= n { // asciiRun, inlined by hand for the common case
+			if m := stringSpecial(load64(src, k)); m != 0 {
+				k += bits.TrailingZeros64(m) >> 3
+				goto runEnd
+			}
+			k += 8
+		}
+		k = asciiRun(src, k)
+	runEnd:
+		if k < n && src[k] >= 0x80 {
+			var cont int
+			var cl backend.Class
+			var ok bool
+			if k, cont, cl, ok = scanText(src, k); !ok {
+				return 0, failUTF8()
+			}
+			class = max(class, cl)
+			extra += cont
 		}
 		if k == n {
 			return 0, failEnd(src)
 		}
-		class = max(class, cl)
-		extra += cont
 		appendArena(t, src[j:k])
 		j = k
 		switch c := src[j]; {
@@ -75,6 +100,26 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 		}
 		// Another backslash: loop.
 	}
+}
+
+// asciiRun returns the index of the first byte at or after src[j] that is
+// not plain ASCII string text ('"', '\\', a control or non-ASCII byte), or
+// len(src).
+func asciiRun(src []byte, j int) int {
+	n := len(src)
+	for j+8 <= n {
+		if m := stringSpecial(load64(src, j)); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		j += 8
+	}
+	for j < n {
+		if c := src[j]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+		j++
+	}
+	return j
 }
 
 // hexValue maps a byte to its hex digit value, or -1.
