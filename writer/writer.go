@@ -50,7 +50,7 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 	e.out, e.buf, e.alloc, e.t, e.words, e.input = o, o.Buf, o.Alloc, t, t.Words, input
 	e.bigFloat = flags&BigIntAsFloat != 0
 	if flags&(Indent2|SortKeys) == 0 {
-		e.compact(0)
+		e.buf, _ = e.compact(e.buf, 0)
 	} else {
 		e.indent = flags&Indent2 != 0
 		e.sort = flags&SortKeys != 0
@@ -116,102 +116,121 @@ func (e *encoder) growSlow(n int) {
 // a container's two brackets.
 const scalarRoom = maxFloatLen
 
-// scalar writes the non-container, non-text entry at i whose kind is k, and
-// returns the index after it. The caller has reserved scalarRoom bytes.
-func (e *encoder) scalar(k backend.Kind, i int) int {
+// shortKeyRoom is what keyColon's fast path stores: a key of up to 32
+// bytes with its quotes and colon.
+const shortKeyRoom = 32 + 3
+
+// memberRoom is reserved once per object member on the compact path: the
+// comma, a short key, and a scalar value (or a container's bracket).
+const memberRoom = 1 + shortKeyRoom + scalarRoom
+
+// room returns buf with room for n more bytes. The compact walk keeps the
+// output slice in a local variable (a register) and passes it in and out
+// of its helpers: kept in the encoder, every check and append would load
+// and store it through memory.
+func (e *encoder) room(buf []byte, n int) []byte {
+	if cap(buf)-len(buf) >= n {
+		return buf
+	}
+	e.buf = buf
+	e.growSlow(n)
+	return e.buf
+}
+
+// appendScalar writes the non-container, non-text entry at i whose kind is k to
+// buf, and returns buf and the index after the entry. The caller has
+// reserved scalarRoom bytes.
+func appendScalar(buf []byte, words []uint64, k backend.Kind, i int) ([]byte, int) {
 	switch k {
 	case backend.KindNull:
-		e.buf = append(e.buf, "null"...)
-		return i + 1
+		return append(buf, "null"...), i + 1
 	case backend.KindTrue:
-		e.buf = append(e.buf, "true"...)
-		return i + 1
+		return append(buf, "true"...), i + 1
 	case backend.KindFalse:
-		e.buf = append(e.buf, "false"...)
-		return i + 1
+		return append(buf, "false"...), i + 1
 	case backend.KindInt:
-		e.buf = appendInt(e.buf, int64(e.words[i+1]))
-		return i + 2
+		return appendInt(buf, int64(words[i+1])), i + 2
 	case backend.KindUint:
-		e.buf = appendUint(e.buf, e.words[i+1])
-		return i + 2
+		return appendUint(buf, words[i+1]), i + 2
 	case backend.KindFloat:
-		e.buf = appendFloatBits(e.buf, e.words[i+1])
-		return i + 2
+		return appendFloatBits(buf, words[i+1]), i + 2
 	}
 	panic("writer: invalid tape entry " + k.String())
 }
 
-// compact writes the value at i with no whitespace and keys in tape order
-// (the default options, the hot path) and returns the index after it.
-func (e *encoder) compact(i int) int {
-	h := e.words[i]
+// textTo is text for the compact walk: buf in, buf out.
+func (e *encoder) textTo(buf []byte, k backend.Kind, i int) []byte {
+	e.buf = buf
+	e.text(k, i)
+	return e.buf
+}
+
+// compact writes the value at i to buf with no whitespace and keys in tape
+// order (the default options, the hot path), and returns buf and the index
+// after the value.
+func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
+	words := e.words
+	h := words[i]
 	switch k := backend.Kind(h >> backend.KindShift); k {
 	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
-		e.text(k, i)
-		return i + backend.RefWords
+		return e.textTo(buf, k, i), i + backend.RefWords
 	case backend.KindArray:
-		end := int(e.words[i+1])
-		e.grow(scalarRoom)
-		e.buf = append(e.buf, '[')
+		end := int(words[i+1])
+		buf = e.room(buf, scalarRoom)
+		buf = append(buf, '[')
 		j := i + backend.ContainerWords
 		for first := true; j < end; first = false {
-			e.grow(scalarRoom + 1)
+			buf = e.room(buf, scalarRoom+1)
 			if !first {
-				e.buf = append(e.buf, ',')
+				buf = append(buf, ',')
 			}
-			if backend.Kind(e.words[j]>>backend.KindShift) == backend.KindFloat {
+			if backend.Kind(words[j]>>backend.KindShift) == backend.KindFloat {
 				// Arrays of floats (coordinates, series) skip a call.
-				e.buf = appendFloatBits(e.buf, e.words[j+1])
+				buf = appendFloatBits(buf, words[j+1])
 				j += 2
 				continue
 			}
-			j = e.compactElem(j)
+			buf, j = e.compactElem(buf, j)
 		}
-		e.grow(1)
-		e.buf = append(e.buf, ']')
-		return end
+		buf = e.room(buf, 1)
+		return append(buf, ']'), end
 	case backend.KindObject:
-		end := int(e.words[i+1])
-		e.grow(scalarRoom)
-		e.buf = append(e.buf, '{')
+		end := int(words[i+1])
+		buf = e.room(buf, scalarRoom)
+		buf = append(buf, '{')
 		j := i + backend.ContainerWords
 		for first := true; j < end; first = false {
+			// One check covers the comma, a short key and a scalar.
+			buf = e.room(buf, memberRoom)
 			if !first {
-				e.grow(1)
-				e.buf = append(e.buf, ',')
+				buf = append(buf, ',')
 			}
-			j = e.keyColon(j)
-			e.grow(scalarRoom + 1)
-			j = e.compactElem(j)
+			buf, j = e.keyColon(buf, j)
+			buf, j = e.compactElem(buf, j)
 		}
-		e.grow(1)
-		e.buf = append(e.buf, '}')
-		return end
+		buf = e.room(buf, 1)
+		return append(buf, '}'), end
 	default:
-		e.grow(scalarRoom)
-		return e.scalar(k, i)
+		buf = e.room(buf, scalarRoom)
+		return appendScalar(buf, words, k, i)
 	}
 }
 
 // compactElem is compact for a container member, with scalarRoom bytes
 // already reserved: scalars are written inline without another call.
-func (e *encoder) compactElem(i int) int {
-	h := e.words[i]
-	switch k := backend.Kind(h >> backend.KindShift); k {
+func (e *encoder) compactElem(buf []byte, i int) ([]byte, int) {
+	words := e.words
+	switch k := backend.Kind(words[i] >> backend.KindShift); k {
 	case backend.KindInt:
-		e.buf = appendInt(e.buf, int64(e.words[i+1]))
-		return i + 2
+		return appendInt(buf, int64(words[i+1])), i + 2
 	case backend.KindFloat:
-		e.buf = appendFloatBits(e.buf, e.words[i+1])
-		return i + 2
+		return appendFloatBits(buf, words[i+1]), i + 2
 	case backend.KindString:
-		e.text(k, i)
-		return i + backend.RefWords
+		return e.textTo(buf, k, i), i + backend.RefWords
 	case backend.KindArray, backend.KindObject, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
-		return e.compact(i)
+		return e.compact(buf, i)
 	default:
-		return e.scalar(k, i)
+		return appendScalar(buf, words, k, i)
 	}
 }
 
@@ -226,22 +245,24 @@ func (e *encoder) key(i int) int {
 	}
 	// Not produced by any parser or by the extension; written as a value
 	// so that a wrong tape still gives text rather than a crash.
-	return e.compact(i)
+	e.buf, i = e.compact(e.buf, i)
+	return i
 }
 
-// keyColon writes the object key at i and the colon after it, and returns
-// the index of its value. A clean UTF-8 key (nearly every key) is written
-// with one reservation and, up to 32 bytes, with overlapping 16/8/4-byte moves
-// that read nothing past its end (External text from Python has no room
-// there, so the copy16 of text does not apply), instead of a memmove call.
-func (e *encoder) keyColon(i int) int {
+// keyColon writes the object key at i and the colon after it to buf, and
+// returns buf and the index of its value; the caller has reserved
+// shortKeyRoom+scalarRoom bytes, and the same room is left for the value.
+// A clean UTF-8 key (nearly every key) of up to 32 bytes is written within
+// that reservation with overlapping 16/8/4-byte moves that read nothing
+// past its end (External text from Python has no room there, so the copy16
+// of text does not apply), instead of a memmove call.
+func (e *encoder) keyColon(buf []byte, i int) ([]byte, int) {
 	h := e.words[i]
 	if n := int(h & backend.LenMask); n <= 32 && h&(0xff<<backend.KindShift|backend.CleanBit|3<<backend.WidthShift) ==
 		uint64(backend.KindString)<<backend.KindShift|backend.CleanBit {
 		s := e.utf8(h, i, n)
-		e.grow(32 + 3)
-		l := len(e.buf)
-		out := e.buf[l : l+32+3]
+		l := len(buf)
+		out := buf[l : l+shortKeyRoom]
 		out[0] = '"'
 		switch d := out[1:]; {
 		case n >= 16:
@@ -258,13 +279,12 @@ func (e *encoder) keyColon(i int) int {
 		}
 		out[n+1] = '"'
 		out[n+2] = ':'
-		e.buf = e.buf[:l+n+3]
-		return i + backend.RefWords
+		return buf[:l+n+3], i + backend.RefWords
 	}
+	e.buf = buf
 	i = e.key(i)
-	e.grow(1)
-	e.buf = append(e.buf, ':')
-	return i
+	e.grow(1 + scalarRoom)
+	return append(e.buf, ':'), i
 }
 
 // indentText is a newline and enough spaces for MaxDepth levels; deeper
@@ -343,7 +363,8 @@ func (e *encoder) general(i, depth int) int {
 		return end
 	default:
 		e.grow(scalarRoom)
-		return e.scalar(k, i)
+		e.buf, i = appendScalar(e.buf, e.words, k, i)
+		return i
 	}
 }
 
