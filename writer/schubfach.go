@@ -37,17 +37,16 @@ func shortestDecimal(f float64) (m uint64, e10 int) {
 				return fi, 0
 			}
 		}
-		return toDecimal(-mq, c, 0)
+		return toDecimal(-mq, c)
 	}
 	// Java scales subnormals below cTiny by 10 to print two digits
 	// (4.9E-324); JSON wants the shortest (5e-324), so they go through
 	// unscaled like every other subnormal.
-	return toDecimal(qMin, t, 0)
+	return toDecimal(qMin, t)
 }
 
-// toDecimal is the core of Schubfach for the value c×2^q; dk corrects the
-// exponent when the caller scaled c by 10.
-func toDecimal(q int, c uint64, dk int) (uint64, int) {
+// toDecimal is the core of Schubfach for the value c×2^q.
+func toDecimal(q int, c uint64) (uint64, int) {
 	const (
 		qMin = -1074
 		cMin = uint64(1) << 52
@@ -72,40 +71,46 @@ func toDecimal(q int, c uint64, dk int) (uint64, int) {
 	vbl := roundOdd(g1, g0, cbl<<uint(h))
 	vbr := roundOdd(g1, g0, cbr<<uint(h))
 	s := vb >> 2
-	if s >= 10 {
-		// Try one digit fewer: s rounded down and up to a multiple of 10.
-		// (Java tests s >= 100 to always print two digits; the rounding
-		// interval is narrower than 10^(k+1), so one digit fewer is the
-		// most there can be, also for the smallest subnormals.)
-		// 115292150460684698<<4 is ceil(2^64/10): hi(s × it) = s/10.
-		hi, _ := bits.Mul64(s, 115_292_150_460_684_698<<4)
-		sp10 := 10 * hi
-		tp10 := sp10 + 10
-		upin := vbl+out <= sp10<<2
-		wpin := (tp10<<2)+out <= vbr
-		if upin != wpin {
-			if upin {
-				return sp10, k
-			}
-			return tp10, k
-		}
-	}
+	// The choice below is made with borrow bits instead of branches: the
+	// outcome depends on the digits, so branches on it mispredict about
+	// once per float (canada.json), which costs more than computing every
+	// candidate.
+	//
+	// One digit fewer: s rounded down and up to a multiple of 10, sp10
+	// and tp10, when exactly one of them rounds back. (Java tests s >= 100
+	// to always print two digits; the rounding interval is narrower than
+	// 10^(k+1), so one digit fewer is the most there can be, also for the
+	// smallest subnormals.)
+	// 115292150460684698<<4 is ceil(2^64/10): hi(s × it) = s/10.
+	hi, _ := bits.Mul64(s, 115_292_150_460_684_698<<4)
+	sp10 := 10 * hi
+	tp10 := sp10 + 10
+	upin := lessEq(vbl+out, sp10<<2)
+	wpin := lessEq(tp10<<2+out, vbr)
+	short := (upin ^ wpin) & lessEq(10, s)
+	shortM := tp10 - 10*upin
+	// Otherwise s or s+1: the one that rounds back, or when both do, the
+	// closer one, the even one on a tie.
 	tt := s + 1
-	uin := vbl+out <= s<<2
-	win := (tt<<2)+out <= vbr
-	if uin != win {
-		if uin {
-			return s, k + dk
-		}
-		return tt, k + dk
-	}
-	// Both s and s+1 round back: take the closer one, the even one on a tie.
-	cmp := int64(vb - (s+tt)<<1)
-	if cmp < 0 || cmp == 0 && s&1 == 0 {
-		return s, k + dk
-	}
-	return tt, k + dk
+	uin := lessEq(vbl+out, s<<2)
+	win := lessEq(tt<<2+out, vbr)
+	cmp := vb - (s+tt)<<1 // signed: < 0 when s is closer
+	closerS := cmp>>63 | isZero(cmp)&^s&1
+	pickS := uin&^win | (uin^win^1)&closerS
+	m := tt - pickS
+	// m = short ? shortM : m, as a mask.
+	m ^= (m ^ shortM) & -short
+	return m, k
 }
+
+// lessEq is 1 if a <= b, else 0, without a branch.
+func lessEq(a, b uint64) uint64 {
+	_, borrow := bits.Sub64(b, a, 0)
+	return borrow ^ 1
+}
+
+// isZero is 1 if x == 0, else 0, without a branch.
+func isZero(x uint64) uint64 { return ((x | -x) >> 63) ^ 1 }
 
 // roundOdd returns g×cp / 2^127 rounded to odd (g = g1×2^63 + g0): the
 // paper's "rop", exact enough to decide every digit.
