@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -100,4 +101,62 @@ func BenchmarkStrconvAppendFloat(b *testing.B) {
 	buf := make([]byte, 0, 64)
 	i := 0
 	loopCPU(b, 0, func() { buf = strconv.AppendFloat(buf[:0], fs[i&1023], 'g', -1, 64); i++ })
+}
+
+// referenceFloat is appendFloat's layout built from strconv's shortest
+// digits, the slow and obvious way.
+func referenceFloat(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "null"
+	}
+	if f == 0 {
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±x
+	mant, exp, _ := strings.Cut(s, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	p := x + 1 // value = 0.digits × 10^p
+	switch {
+	case p > 16 || p <= -5:
+		if len(digits) > 1 {
+			mant = digits[:1] + "." + digits[1:]
+		}
+		if x >= 0 {
+			return sign + mant + "e+" + strconv.Itoa(x)
+		}
+		return sign + mant + "e-" + strconv.Itoa(-x)
+	case p <= 0:
+		return sign + "0." + strings.Repeat("0", -p) + digits
+	case p >= len(digits):
+		return sign + digits + strings.Repeat("0", p-len(digits)) + ".0"
+	}
+	return sign + digits[:p] + "." + digits[p:]
+}
+
+// TestAppendFloatRandom checks every digit count and decimal point
+// position against referenceFloat.
+func TestAppendFloatRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	check := func(f float64) {
+		t.Helper()
+		if got, want := string(appendFloat(make([]byte, 0, maxFloatLen), f)), referenceFloat(f); got != want {
+			t.Fatalf("appendFloat(%b) = %q, want %q", f, got, want)
+		}
+	}
+	for range 300_000 {
+		check(math.Float64frombits(r.Uint64()))
+		// 1 to 17 significant digits, the point anywhere from 10^-25 to 10^25.
+		digits := r.Uint64N(100_000_000_000_000_000) >> r.IntN(57)
+		f, _ := strconv.ParseFloat(strconv.FormatUint(digits, 10)+"e"+strconv.Itoa(r.IntN(50)-25), 64)
+		check(f)
+		check(-f)
+	}
 }
