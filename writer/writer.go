@@ -206,7 +206,17 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 				buf = append(buf, ',')
 			}
 			buf, j = e.keyColon(buf, j)
-			buf, j = e.compactElem(buf, j)
+			// The commonest member values skip compactElem's call.
+			switch k := backend.Kind(words[j] >> backend.KindShift); k {
+			case backend.KindString:
+				buf = e.textTo(buf, k, j)
+				j += backend.RefWords
+			case backend.KindInt:
+				buf = appendInt(buf, int64(words[j+1]))
+				j += 2
+			default:
+				buf, j = e.compactElem(buf, j)
+			}
 		}
 		buf = e.room(buf, 1)
 		return append(buf, '}'), end
