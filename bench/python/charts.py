@@ -43,7 +43,7 @@ def parallel(results: dict, path: str) -> None:
     cores = results["machine"]["cores"]
     title = (f"loads + dumps of a {p.get('records', 100)}-record JSON document "
              f"({p.get('bytes', 0) / 1024:.0f} KiB), {cores} CPU cores")
-    load = results["machine"].get("load_average", -1)
+    load = report.parallel_load(results)
     if load > (cores or 1):
         title += f"\nload average {load:.1f} during the run: other work shared the CPUs, expect noise"
     ax.set_title(title, fontsize=10)

@@ -47,6 +47,17 @@ def _table(header: list[str], rows: list[list[str]], align: str) -> list[str]:
     return lines
 
 
+def parallel_load(results: dict) -> float:
+    """The load average while the parallel table was measured (its latest
+    re-measurement, if any): the highest of the start and end readings."""
+    m = results.get("machine", {})
+    load = max(m.get("load_average", -1), results.get("load_average_end") or -1)
+    for r in results.get("remeasured", []):
+        if "parallel" in r["parts"]:
+            load = max(r["load_average"], r.get("load_average_end") or -1)
+    return load
+
+
 def _percall_index(results: dict) -> dict:
     return {(t["op"], t["doc"], t["library"]): t for t in results.get("percall", [])}
 
@@ -231,11 +242,9 @@ def readme_section(results: dict) -> str:
            "[bench/results/python.md](bench/results/python.md). Per call: "
            f"{clock}, min of {st.get('repeats', '?')} repeats; parallel: wall-clock, best of up to "
            f"{st.get('rounds', '?')} runs.", ""]
-    load = m.get("load_average", -1)
     for r in results.get("remeasured", []):
         out += [f"Re-measured on {r['date']}: {', '.join(r['parts'])} (load average {r['load_average']:.1f}).", ""]
-        if "parallel" in r["parts"]:
-            load = max(r["load_average"], r.get("load_average_end") or 0)
+    load = parallel_load(results)
     if load > (m.get("cores") or 1):
         out += [f"The machine was shared (load average {load:.1f} on {m['cores']} cores): "
                 "the wall-clock tables (parallel, threads) are noisy.", ""]
