@@ -184,13 +184,18 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			if !first {
 				buf = append(buf, ',')
 			}
-			if backend.Kind(words[j]>>backend.KindShift) == backend.KindFloat {
+			switch backend.Kind(words[j] >> backend.KindShift) {
+			case backend.KindFloat:
 				// Arrays of floats (coordinates, series) skip a call.
 				buf = appendFloatBits(buf, words[j+1])
 				j += 2
-				continue
+			case backend.KindArray, backend.KindObject:
+				// Nested containers (canada's coordinate pairs) skip
+				// compactElem.
+				buf, j = e.compact(buf, j)
+			default:
+				buf, j = e.compactElem(buf, j)
 			}
-			buf, j = e.compactElem(buf, j)
 		}
 		buf = e.room(buf, 1)
 		return append(buf, ']'), end
@@ -214,6 +219,8 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			case backend.KindInt:
 				buf = appendInt(buf, int64(words[j+1]))
 				j += 2
+			case backend.KindArray, backend.KindObject:
+				buf, j = e.compact(buf, j)
 			default:
 				buf, j = e.compactElem(buf, j)
 			}
