@@ -32,7 +32,7 @@ PY := scripts/py
 # Where `make test` keeps each part's log and one-line result for the summary it prints last.
 RESULTS := build/test-results
 
-.PHONY: help build py-env demo test test-vet test-go test-cross test-build test-py test-summary qemu \
+.PHONY: help build py-env demo test test-vet test-go test-cross test-build test-py test-bench-py test-summary qemu \
         bench bench-go bench-py fuzz clean
 
 help:
@@ -80,7 +80,7 @@ endef
 # others; the summary then repeats each runner's own result lines, and the exit status is the parts'.
 test:
 	@rm -rf $(RESULTS); rc=0; \
-	$(MAKE) --no-print-directory -k test-vet test-go test-cross test-py || rc=$$?; \
+	$(MAKE) --no-print-directory -k test-vet test-go test-cross test-py test-bench-py || rc=$$?; \
 	$(MAKE) --no-print-directory test-summary; exit $$rc
 
 vet_cmd = $(GO) vet ./...
@@ -117,11 +117,17 @@ pytest_summary = { grep -E '^(FAILED|ERROR) tests/' $$log || true; } | awk '!see
 test-py: test-build
 	$(call part,pytest)
 
+# The benchmark scripts' own tests (report rendering, workloads), so that `make bench` cannot rot unnoticed.
+benchpy_cmd = $(PY) -m pytest -q -p no:cacheprovider bench/python/
+benchpy_summary = grep -E '(^| )(passed|failed|error|errors|no tests ran)( |$$)' $$log | tail -n 1 || true
+test-bench-py: test-build
+	$(call part,benchpy)
+
 # Each part writes its result when it finishes; a part that never ran (its prerequisite, such as the
 # build, failed) is reported as such rather than left out.
 test-summary:
 	@echo; echo "==== make test summary"; \
-	for p in vet gotest cross build pytest; do \
+	for p in vet gotest cross build pytest benchpy; do \
 	  if [[ -f $(RESULTS)/$$p.result ]]; then cat $(RESULTS)/$$p.result; \
 	  else printf 'FAIL  %-8s did not run: a prerequisite failed (see above)\n' $$p; fi; done
 
