@@ -157,10 +157,11 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 		d0 = w0>>lz | w1<<(64-lz) // for lz == 0 the left shift is by 64: 0
 		d1 = w1 >> lz
 	default: // 17 digits
-		top := m / 1e16
-		rest := m - top*1e16
-		hi := rest / 1e8
-		v0, v1 := digits8(hi), digits8(rest-hi*1e8)
+		// The first split is the 64-bit division; the second fits 32
+		// bits (hi < 10^9), a shorter dependency chain than m/10^16 first.
+		hi := m / 1e8
+		top := uint64(uint32(hi) / 1e8)
+		v0, v1 := digits8(hi-top*1e8), digits8(m-hi*1e8)
 		n = 17
 		tz = trailingZeroDigits(v0, v1)
 		w0, w1 := v0|asciiZeros, v1|asciiZeros
