@@ -194,7 +194,8 @@ def test_orjson_and_the_formatter_agree():
         for option, sort_keys in ((0, False), (keyed, True)):
             doc = ns["build"](seed, keys=bool(option))
             want = orjson.dumps(doc, option=option)
-            assert ns["fmt"](doc, sort_keys).encode() == want, (seed, ns["first_difference"](ns["fmt"](doc, sort_keys).encode(), want))
+            mine = ns["fmt"](doc, sort_keys).encode()
+            assert mine == want, (seed, option, ns["first_difference"](mine, want))
 
 
 def test_subinterpreters_and_threads_at_once():

@@ -87,7 +87,7 @@ def datetimes(seed):
     out = [DT(1, 1, 1), DT(9999, 12, 31, 23, 59, 59, 999999), DT(1970, 1, 1), DT(2000, 2, 29, 12, 0, 0, 1)]
     fixed = [UTC, TZ(TD(0)), TZ(TD(hours=-5, minutes=-30)), TZ(TD(minutes=-30)), TZ(TD(minutes=45)),
              TZ(TD(minutes=-1)), TZ(TD(hours=23, minutes=59)), TZ(TD(hours=-23, minutes=-59)), TZ(TD(hours=14))]
-    for _ in range(300):
+    for _ in range(1000):
         dt = DT(rng.randint(1, 9999), rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59),
                 rng.randint(0, 59), _micro(rng))
         r = rng.random()
@@ -163,12 +163,13 @@ def test_datetimes_parse_back_to_the_same_value(option):
 def test_dates_and_times_parse_back_to_the_same_value(option):
     rng = random.Random(77 + option)
     dates = [datetime.date(1, 1, 1), datetime.date(9999, 12, 31), datetime.date(2024, 2, 29)]
-    dates += [datetime.date(1, 1, 1) + TD(days=rng.randint(0, 3652058)) for _ in range(500)]
+    dates += [datetime.date(1, 1, 1) + TD(days=rng.randint(0, 3652058)) for _ in range(2000)]
     for d in dates:
         text = isojson.dumps(d, option=option)[1:-1].decode()
         assert datetime.date.fromisoformat(text) == d and text == d.isoformat(), (d, text)
     times = [datetime.time(0), datetime.time(23, 59, 59, 999999), datetime.time(1, 2, 3, 17710)]
-    times += [datetime.time(rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59), _micro(rng)) for _ in range(500)]
+    times += [datetime.time(rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59), _micro(rng))
+              for _ in range(2000)]
     for t in times:
         text = isojson.dumps(t, option=option)[1:-1].decode()
         want = t.replace(microsecond=0) if option & OMIT else t
@@ -423,7 +424,8 @@ def dataclass_values(seed):
     rng = random.Random(seed)
     out = []
     for i in range(200):
-        pts = [Point(rng.randint(-10**9, 10**9), rng.choice((0.5, -1.25, 1e300, 3.0))) for _ in range(rng.randint(0, 4))]
+        pts = [Point(rng.randint(-10**9, 10**9), rng.choice((0.5, -1.25, 1e300, 3.0)))
+               for _ in range(rng.randint(0, 4))]
         when = DT(rng.randint(1, 9999), rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), 0, 0,
                   _micro(rng), tzinfo=rng.choice((None, UTC, TZ(TD(minutes=-90)))))
         s = Slotted("s" * rng.randint(0, 5) + "é", Point(i, i / 4), when, uuid.UUID(int=rng.getrandbits(128)))
