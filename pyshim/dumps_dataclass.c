@@ -62,11 +62,13 @@ static int members_of_fields(dumps_ctx *c, PyObject *o, size_t *count)
         Py_DECREF(kind); /* only compared; the field keeps it */
         if (kind != marker || !PyUnicode_Check(name) || starts_with_underscore(name))
             continue;
-        PyObject *value = PyObject_GetAttr(o, name);
-        if (value == NULL || dumps_keep_owned(c, value) < 0)
-            return -1;
+        /* name is borrowed from the fields dict, which the getattr below
+         * may change: hold it first. */
         Py_INCREF(name);
         if (dumps_keep_owned(c, name) < 0)
+            return -1;
+        PyObject *value = PyObject_GetAttr(o, name);
+        if (value == NULL || dumps_keep_owned(c, value) < 0)
             return -1;
         if (dumps_str(c, name) < 0 || dumps_value(c, value) < 0)
             return -1;

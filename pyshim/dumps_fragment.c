@@ -1,7 +1,7 @@
-/* Fragment → Raw entry: its contents are written verbatim, unchecked, as
- * orjson does. bytes are referenced in place; a str's UTF-8 is its own data
- * (ASCII), its cached UTF-8, or a UTF-8 copy that the context keeps (never
- * cached on the caller's str). */
+/* Fragment → Raw entry: its contents, exact bytes or exact str as in orjson,
+ * are written verbatim, unchecked, as orjson does. bytes are referenced in
+ * place; a str's UTF-8 is its own data (ASCII), its cached UTF-8, or a UTF-8
+ * copy that the context keeps (never cached on the caller's str). */
 #include "dumps_internal.h"
 
 static int raw(dumps_ctx *c, const void *data, size_t n)
@@ -12,12 +12,13 @@ static int raw(dumps_ctx *c, const void *data, size_t n)
 int dumps_fragment(dumps_ctx *c, PyObject *frag)
 {
     PyObject *contents = isojson_fragment_contents(frag);
-    if (PyBytes_CheckExact(contents) || PyBytes_Check(contents)) {
+    /* Exact types only, as orjson: a subclass may override anything. */
+    if (PyBytes_CheckExact(contents)) {
         if (raw(c, PyBytes_AS_STRING(contents), (size_t)PyBytes_GET_SIZE(contents)) < 0)
             return -1;
         return dumps_keep_borrowed(c, contents);
     }
-    if (!PyUnicode_Check(contents)) {
+    if (!PyUnicode_CheckExact(contents)) {
         PyErr_Format(PyExc_TypeError, "%s's content is not of type bytes or str", Py_TYPE(frag)->tp_name);
         return -1;
     }

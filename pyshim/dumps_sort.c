@@ -119,6 +119,12 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
         goto fail;
     }
     while (count < n && PyDict_Next(o, &pos, &key, &value)) {
+        /* value is borrowed from the dict, and converting a non-str key
+         * may run Python code (utcoffset, Enum.value) that removes it from
+         * the dict: hold it first. */
+        Py_INCREF(value);
+        if (dumps_keep_owned(c, value) < 0)
+            goto fail;
         size_t mark = c->tape.len;
         int rc = PyUnicode_CheckExact(key)           ? dumps_str(c, key)
                  : (c->opts & OPT_NON_STR_KEYS) != 0 ? dumps_nonstr_key(c, key)
@@ -127,9 +133,6 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
             goto fail;
         memcpy(recs[count].key, c->tape.words + mark, sizeof recs[count].key);
         c->tape.len = mark;
-        Py_INCREF(value);
-        if (dumps_keep_owned(c, value) < 0)
-            goto fail;
         recs[count].value = value;
         recs[count].index = count;
         count++;

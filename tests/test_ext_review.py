@@ -1,0 +1,103 @@
+"""Regression tests from a review of the C extension (pyshim/*.c): hostile
+objects that run Python code in the middle of a dumps walk, and types orjson
+refuses. The use-after-free cases run in a child Python with
+PYTHONMALLOC=debug, where freed memory is poisoned (0xDD) and reading it
+crashes or yields garbage instead of passing by luck."""
+
+import pytest
+
+import _util
+from _util import isojson, orjson
+
+IS_ISOJSON = _util.MODULE_NAME == "isojson"
+
+
+def _run_debug(code):
+    return _util.run_python(code, 120, env=_util.child_env(PYTHONMALLOC="debug"))
+
+
+# orjson 3.13 itself crashes on these (it holds the dict's borrowed value
+# across the key's Python code); isojson must write the value it met.
+@pytest.mark.skipif(not IS_ISOJSON, reason="orjson crashes here")
+def test_non_str_key_whose_utcoffset_clears_the_dict_keeps_the_value_alive():
+    out = _run_debug("""
+        import datetime
+        from _util import isojson as m
+        d = {}
+        class TZ(datetime.tzinfo):
+            def utcoffset(self, dt):
+                d.clear()
+                return datetime.timedelta(0)
+        d[datetime.datetime(2020, 1, 1, tzinfo=TZ())] = ["v" * 50, [1, 2, 3]]
+        for opt in (m.OPT_NON_STR_KEYS, m.OPT_NON_STR_KEYS | m.OPT_SORT_KEYS):
+            print(m.dumps(d if d else {datetime.datetime(2020, 1, 1, tzinfo=TZ()): ["v" * 50, [1, 2, 3]]},
+                          option=opt).decode())
+    """)
+    want = '{"2020-01-01T00:00:00+00:00":["' + "v" * 50 + '",[1,2,3]]}'
+    assert out.split() == [want, want]
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="orjson crashes here")
+def test_enum_key_whose_value_property_clears_the_dict_keeps_the_value_alive():
+    out = _run_debug("""
+        import enum
+        from _util import isojson as m
+        d = {}
+        class E(enum.Enum):
+            A = "a"
+            @property
+            def value(self):
+                d.clear()
+                return "k"
+        d[E.A] = {"x": ["w" * 40]}
+        print(m.dumps(d, option=m.OPT_NON_STR_KEYS).decode())
+    """)
+    assert out.strip() == '{"k":{"x":["' + "w" * 40 + '"]}}'
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="orjson crashes here")
+def test_dataclass_field_property_that_removes_its_field_keeps_the_name_alive():
+    # The field's name is a str subclass whose finalizer logs when it dies:
+    # dumps must hold it until the call ends, not free it while the property
+    # that removed it from __dataclass_fields__ returns.
+    out = _run_debug("""
+        import dataclasses
+        from _util import isojson as m
+        log = []
+        class Name(str):
+            def __del__(self):
+                log.append("freed")
+        @dataclasses.dataclass
+        class P:
+            __slots__ = ("_a",)
+            _a: int
+        def field(name):
+            f = dataclasses.field()
+            f.name = name
+            f._field_type = dataclasses._FIELD
+            return f
+        def first(self):
+            type(self).__dataclass_fields__.clear()
+            return 5
+        def second(self):
+            log.append("second")
+            return 6
+        fields = {Name("first"): field(None), "second": field(None)}
+        P.__dataclass_fields__ = fields
+        P.first = property(first)
+        P.second = property(second)
+        print(m.dumps(P(1)).decode(), log)
+    """)
+    assert out.strip() == "{\"first\":5} ['freed']"
+
+
+@pytest.mark.parametrize("contents", [b"[1]", "[1]"])
+def test_fragment_of_a_subclass_of_bytes_or_str_is_refused_as_by_orjson(contents):
+    sub = type("Sub", (type(contents),), {})(contents)
+    with pytest.raises(orjson.JSONEncodeError) as want:
+        orjson.dumps(orjson.Fragment(sub))
+    with pytest.raises(isojson.JSONEncodeError) as got:
+        isojson.dumps(isojson.Fragment(sub))
+    assert str(got.value).replace("isojson", "orjson") == str(want.value)
+    # the exact types still pass
+    assert isojson.dumps(isojson.Fragment(contents)) == b"[1]"
