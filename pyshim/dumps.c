@@ -161,6 +161,7 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
     c.opts = opts;
     c.depth = 0;
     c.default_calls = 0;
+    c.enum_values = 0;
     c.default_fn = default_fn;
     c.st = &isojson_get_state(module)->dumps;
     c.engine = engine;

@@ -16,10 +16,25 @@ static PyObject *enum_value(dumps_ctx *c, PyObject *o)
     return value;
 }
 
+/* A value that is an Enum member again nests one level deeper: bounded, as
+ * containers are, so that a `value` that returns its own member raises
+ * instead of recursing until the C stack overflows (orjson crashes). */
+static int enter_value(dumps_ctx *c)
+{
+    if (c->enum_values >= DUMPS_MAX_DEPTH)
+        return dumps_error("Recursion limit reached");
+    c->enum_values++;
+    return 0;
+}
+
 int dumps_enum(dumps_ctx *c, PyObject *o)
 {
     PyObject *value = enum_value(c, o);
-    return value == NULL ? -1 : dumps_value(c, value);
+    if (value == NULL || enter_value(c) < 0)
+        return -1;
+    int rc = dumps_value(c, value);
+    c->enum_values--;
+    return rc;
 }
 
 int dumps_enum_key(dumps_ctx *c, PyObject *o)
@@ -29,5 +44,9 @@ int dumps_enum_key(dumps_ctx *c, PyObject *o)
         return -1;
     if (PyUnicode_CheckExact(value))
         return dumps_str(c, value);
-    return dumps_nonstr_key(c, value);
+    if (enter_value(c) < 0)
+        return -1;
+    int rc = dumps_nonstr_key(c, value);
+    c->enum_values--;
+    return rc;
 }

@@ -95,6 +95,7 @@ typedef struct dumps_ctx {
     uint32_t opts;
     int depth;          /* containers open on the current path (orjson's recursion count) */
     int default_calls;  /* default= calls open on the current path */
+    int enum_values;    /* Enum members whose value is being serialized on the current path */
     PyObject *default_fn;  /* borrowed; NULL when not given */
     isojson_dumps_state *st;
     const isojson_engine_api *engine;

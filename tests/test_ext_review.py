@@ -101,3 +101,36 @@ def test_fragment_of_a_subclass_of_bytes_or_str_is_refused_as_by_orjson(contents
     assert str(got.value).replace("isojson", "orjson") == str(want.value)
     # the exact types still pass
     assert isojson.dumps(isojson.Fragment(contents)) == b"[1]"
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="orjson crashes here (unbounded C recursion)")
+@pytest.mark.parametrize("as_key", [False, True])
+def test_enum_whose_value_is_itself_raises_instead_of_recursing_forever(as_key):
+    # A `value` property that returns the member: every nested Enum value is
+    # bounded like nested containers, and raises orjson's depth error.
+    out = _util.run_python("""
+        import enum, sys
+        from _util import isojson as m
+        class E(enum.Enum):
+            A = 1
+            @property
+            def value(self):
+                return self
+        obj = {E.A: 1} if sys.argv[1] == "1" else [E.A]
+        try:
+            m.dumps(obj, option=m.OPT_NON_STR_KEYS)
+        except TypeError as e:
+            print(e)
+    """, 60, int(as_key))
+    assert out.strip() == "Recursion limit reached"
+
+
+def test_enum_whose_value_is_another_enum_still_serializes():
+    import enum
+    class Inner(enum.Enum):
+        X = "x"
+    class Outer(enum.Enum):
+        A = Inner.X
+    for m in (isojson, orjson):
+        assert m.dumps([Outer.A]) == b'["x"]'
+        assert m.dumps({Outer.A: 1}, option=m.OPT_NON_STR_KEYS) == b'{"x":1}'
