@@ -114,8 +114,15 @@ static int parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
  * little beside the write: few strings for the tape's size. */
 #define WRITE_UNLOCKED_MIN_WORDS 65536
 
-static PyObject *write_bytes(const isojson_engine_api *engine, dumps_ctx *c, isojson_buf *out)
+static PyObject *write_bytes(dumps_ctx *c, isojson_buf *out)
 {
+    /* Not the engine of the call's start: Python code run by the walk
+     * (default=, utcoffset...) may have fork()ed, and in the child that copy
+     * is stale; isojson_engine() loads the child's own (an atomic load
+     * otherwise). */
+    const isojson_engine_api *engine = isojson_engine();
+    if (engine == NULL)
+        return NULL;
     isojson_error err;
     err.offset = 0;
     err.msg[0] = '\0';
@@ -164,7 +171,6 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
     c.enum_values = 0;
     c.default_fn = default_fn;
     c.st = &isojson_get_state(module)->dumps;
-    c.engine = engine;
     c.borrowed = b->borrowed;
     c.owned = b->owned;
     c.path_pinned = 0;
@@ -176,7 +182,7 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
 
     PyObject *result = NULL;
     if (dumps_value(&c, args[0]) == 0)
-        result = write_bytes(engine, &c, &b->out);
+        result = write_bytes(&c, &b->out);
 
     /* Releasing may run finalizers, even a nested dumps: the tape is done. */
     dumps_release(&c);

@@ -98,7 +98,6 @@ typedef struct dumps_ctx {
     int enum_values;    /* Enum members whose value is being serialized on the current path */
     PyObject *default_fn;  /* borrowed; NULL when not given */
     isojson_dumps_state *st;
-    const isojson_engine_api *engine;
 
     /* References. Objects the tape points into are recorded in `borrowed`
      * without a reference (a store, no refcount traffic) while no Python code

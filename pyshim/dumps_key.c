@@ -64,7 +64,12 @@ static int key_float(dumps_ctx *c, PyObject *key)
     isojson_buf out = {NULL, 0, 0};
     isojson_error err;
     err.msg[0] = '\0';
-    int rc = c->engine->write(&t, NULL, 0, 0, &out, &err);
+    /* isojson_engine(), not the engine of the call's start (see dumps.c's
+     * write_bytes: Python code may have fork()ed since). */
+    const isojson_engine_api *engine = isojson_engine();
+    if (engine == NULL)
+        return -1;
+    int rc = engine->write(&t, NULL, 0, 0, &out, &err);
     if (rc != ISOJSON_OK) {
         free(out.data);
         if (rc == ISOJSON_NOMEM)

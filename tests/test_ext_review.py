@@ -134,3 +134,50 @@ def test_enum_whose_value_is_another_enum_still_serializes():
     for m in (isojson, orjson):
         assert m.dumps([Outer.A]) == b'["x"]'
         assert m.dumps({Outer.A: 1}, option=m.OPT_NON_STR_KEYS) == b'{"x":1}'
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="isojson's engine reload after fork")
+@pytest.mark.parametrize("option", ["0", "OPT_NON_STR_KEYS", "OPT_SORT_KEYS"])
+def test_fork_inside_default_then_finish_the_call_in_the_child(option):
+    # The engine in use at the start of a dumps call is stale in a child
+    # fork()ed from inside default= (a Go runtime does not survive fork): the
+    # child must finish the call with its own fresh copy, not hang in the
+    # parent's. The parent waits for the child with a deadline.
+    out = _util.run_python("""
+        import os, select, signal, sys, warnings
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from _util import isojson as m
+        m.dumps([1])  # the engine is loaded in the parent
+        opt = 0 if sys.argv[1] == "0" else getattr(m, sys.argv[1])
+        r, w = os.pipe()
+        me = os.getpid()
+        child = []
+        def default(o):
+            pid = os.fork()
+            if pid == 0:
+                return "child"
+            child.append(pid)
+            return "parent"
+        # The float key is formatted by the engine after the fork.
+        # A big document makes the Go side allocate (and collect) in the child.
+        doc = {"a": object(), "k": [[i, str(i)] for i in range(300000)],
+               "f": {0.5: 1} if opt & m.OPT_NON_STR_KEYS else 0.5}
+        res = m.dumps(doc, default=default, option=opt)
+        if os.getpid() != me:
+            # The call finished on the child's own copy of the engine.
+            with open("/proc/self/maps") as f:
+                fresh = "isojson_engine" in f.read().replace("libisojson_engine", "")
+            os.write(w, res[:40] + b" " + str(len(res)).encode() + (b"" if fresh else b" STALE"))
+            os._exit(0)
+        os.close(w)
+        ready, _, _ = select.select([r], [], [], 30)
+        got = os.read(r, 1000) if ready else b"TIMEOUT"
+        if not ready:
+            os.kill(child[0], signal.SIGKILL)
+        os.waitpid(child[0], 0)
+        print(res[:40].decode(), len(res))
+        print(got.decode())
+    """, 90, option)
+    parent, child = (line.rsplit(" ", 1) for line in out.splitlines())
+    assert parent[0].startswith('{"a":"parent",') and child[0].startswith('{"a":"child",'), out
+    assert int(child[1]) == int(parent[1]) - 1, out
