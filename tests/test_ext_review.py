@@ -181,3 +181,75 @@ def test_fork_inside_default_then_finish_the_call_in_the_child(option):
     parent, child = (line.rsplit(" ", 1) for line in out.splitlines())
     assert parent[0].startswith('{"a":"parent",') and child[0].startswith('{"a":"child",'), out
     assert int(child[1]) == int(parent[1]) - 1, out
+
+
+class _Interrupt(KeyboardInterrupt):
+    pass
+
+
+class _IterDict(dict):
+    def __iter__(self):
+        return iter(["zz"])
+
+    def items(self):
+        return [("zz", 1)]
+
+
+class _StrStr(str):
+    def __str__(self):
+        return "other"
+
+
+class _LyingInt(int):
+    def __index__(self):
+        return 99
+
+    def __int__(self):
+        return 98
+
+
+class _NoClass:
+    @property
+    def __class__(self):
+        raise RuntimeError("no __class__")
+
+
+def _raise_interrupt(o):
+    raise _Interrupt
+
+
+def _raise_exit(o):
+    raise SystemExit(3)
+
+
+# Hostile objects whose behaviour must stay orjson's, byte for byte or
+# exception type, message and cause type.
+HOSTILE = {
+    "default raises KeyboardInterrupt subclass": lambda m: m.dumps(object(), default=_raise_interrupt),
+    "default raises SystemExit": lambda m: m.dumps(object(), default=_raise_exit),
+    "default returns its argument": lambda m: m.dumps(object(), default=lambda o: o),
+    "default returns the same big list": lambda m: m.dumps([object()] * 20, default=lambda o: list(range(1000))),
+    "dict subclass with __iter__ and items": lambda m: m.dumps(_IterDict(a=1)),
+    "str subclass with __str__": lambda m: m.dumps([_StrStr("x")]),
+    "str subclass key without NON_STR_KEYS": lambda m: m.dumps({_StrStr("x"): 1}),
+    "str subclass key with NON_STR_KEYS": lambda m: m.dumps({_StrStr("x"): 1}, option=m.OPT_NON_STR_KEYS),
+    "int subclass whose __index__ lies": lambda m: m.dumps([_LyingInt(5)]),
+    "int subclass key whose __index__ lies": lambda m: m.dumps({_LyingInt(5): 1}, option=m.OPT_NON_STR_KEYS),
+    "__class__ property raises, with default": lambda m: m.dumps(_NoClass(), default=lambda o: 1),
+    "__class__ property raises, no default": lambda m: m.dumps(_NoClass()),
+    "loads str with a lone surrogate": lambda m: m.loads('["a", "\udc00"]'),
+    "option is an int subclass whose __index__ lies": lambda m: m.dumps(1, option=_LyingInt(2)),
+}
+
+
+def _outcome(f, m):
+    try:
+        return ("ok", f(m))
+    except BaseException as e:
+        cause = type(e.__cause__).__name__ if e.__cause__ is not None else None
+        return (type(e).__name__, str(e).replace("isojson", "orjson"), cause)
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_hostile_objects_behave_as_in_orjson(case):
+    assert _outcome(HOSTILE[case], isojson) == _outcome(HOSTILE[case], orjson)
