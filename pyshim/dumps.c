@@ -153,6 +153,9 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
 {
     PyObject *default_fn;
     uint32_t opts;
+    isojson_state *st = isojson_live_state(module);
+    if (st == NULL)
+        return NULL;
     nargs = PyVectorcall_NARGS(nargs);
     if (parse_args(args, nargs, kwnames, &default_fn, &opts) < 0)
         return NULL;
@@ -170,7 +173,7 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
     c.default_calls = 0;
     c.enum_values = 0;
     c.default_fn = default_fn;
-    c.st = &isojson_get_state(module)->dumps;
+    c.st = &st->dumps;
     c.borrowed = b->borrowed;
     c.owned = b->owned;
     c.path_pinned = 0;

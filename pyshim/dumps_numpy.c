@@ -297,7 +297,11 @@ static int dt64_array_unit(dumps_ctx *c, PyObject *array)
     Py_DECREF(dtype);
     if (s == NULL)
         return -1;
-    const char *text = PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : NULL;
+    if (!PyUnicode_Check(s)) {
+        Py_DECREF(s);
+        return dumps_error("unsupported datatype in numpy array");
+    }
+    const char *text = PyUnicode_AsUTF8(s);
     int unit = -1;
     if (text != NULL) {
         const char *open = strchr(text, '[');

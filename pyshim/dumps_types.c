@@ -112,7 +112,17 @@ int dumps_plain_text(dumps_ctx *c, const char *text, size_t n, int as_key)
     return dumps_ref_clean(c, as_key ? ISOJSON_STRING : ISOJSON_PLAIN, ISOJSON_ASCII, ISOJSON_UTF8, p, n, n, 1);
 }
 
-int dumps_other(dumps_ctx *c, PyObject *o)
+/* Whether some group has not been found yet, so that a dumps_type call may run
+ * Python code: a lazy module (importlib.util.LazyLoader) in sys.modules
+ * executes on its first attribute lookup, and that code may mutate the
+ * container holding the borrowed object being serialized. */
+static int lookups_pending(const isojson_dumps_state *st)
+{
+    const unsigned all = (1u << (sizeof SOURCES / sizeof SOURCES[0])) - 1;
+    return (st->found & all) != all;
+}
+
+static int other(dumps_ctx *c, PyObject *o)
 {
     isojson_dumps_state *st = c->st;
     PyTypeObject *t = Py_TYPE(o);
@@ -156,7 +166,18 @@ int dumps_other(dumps_ctx *c, PyObject *o)
     return dumps_default(c, o);
 }
 
-int dumps_typed_key(dumps_ctx *c, PyObject *key)
+int dumps_other(dumps_ctx *c, PyObject *o)
+{
+    if (!lookups_pending(c->st))
+        return other(c, o);
+    /* Keep o alive while a type lookup may run arbitrary code. */
+    Py_INCREF(o);
+    int rc = other(c, o);
+    Py_DECREF(o);
+    return rc;
+}
+
+static int typed_key(dumps_ctx *c, PyObject *key)
 {
     isojson_dumps_state *st = c->st;
     PyTypeObject *t = Py_TYPE(key);
@@ -171,4 +192,14 @@ int dumps_typed_key(dumps_ctx *c, PyObject *key)
     if ((PyObject *)Py_TYPE(t) == dumps_type(st, ISOJSON_T_ENUMTYPE) && Py_TYPE(t) != &PyType_Type)
         return dumps_enum_key(c, key);
     return DUMPS_NOT_MINE;
+}
+
+int dumps_typed_key(dumps_ctx *c, PyObject *key)
+{
+    if (!lookups_pending(c->st))
+        return typed_key(c, key);
+    Py_INCREF(key);
+    int rc = typed_key(c, key);
+    Py_DECREF(key);
+    return rc;
 }

@@ -247,8 +247,13 @@ static const isojson_engine_api *load_locked(char *why, size_t whylen)
     if (h == NULL)
         return NULL;
     isojson_engine_api *api = resolve(h, name, why, whylen);
-    if (api == NULL)
+    if (api == NULL) {
+        /* A wrong or incomplete engine file is never used: release it. An
+         * engine of another ABI is a Go c-shared library, linked NODELETE, so
+         * its running Go runtime stays mapped; anything else is unmapped. */
+        dlclose(h);
         return NULL;
+    }
     /* The backend choice is made once per process and engine copy. */
     isojson_error err = {0};
     const char *choice = getenv("ISOJSON_BACKEND");

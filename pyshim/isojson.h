@@ -54,6 +54,8 @@ typedef struct isojson_state {
 } isojson_state;
 
 isojson_state *isojson_get_state(PyObject *module);
+/* The state, or NULL with RuntimeError once module_clear has run. */
+isojson_state *isojson_live_state(PyObject *module);
 
 /* errors.c: creates JSONDecodeError (subclass of the interpreter's
  * json.JSONDecodeError) into st and adds it and JSONEncodeError (TypeError)

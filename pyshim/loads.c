@@ -21,7 +21,9 @@ static void wrong_input(isojson_state *st)
 
 PyObject *isojson_loads(PyObject *module, PyObject *obj)
 {
-    isojson_state *st = isojson_get_state(module);
+    isojson_state *st = isojson_live_state(module);
+    if (st == NULL)
+        return NULL;
     const uint8_t *src;
     Py_ssize_t n;
     int immutable = 1;

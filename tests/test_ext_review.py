@@ -253,3 +253,89 @@ def _outcome(f, m):
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_hostile_objects_behave_as_in_orjson(case):
     assert _outcome(HOSTILE[case], isojson) == _outcome(HOSTILE[case], orjson)
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="isojson's lazy type lookup only")
+def test_lazy_module_whose_first_lookup_clears_the_list_keeps_the_item_alive():
+    # dumps looks numpy's types up in sys.modules on first need; a LazyLoader
+    # module runs its code then, and that code frees the item being written.
+    out = _run_debug("""
+        import importlib.util, os, sys, tempfile
+        from _util import isojson as m
+        assert "numpy" not in sys.modules
+        path = os.path.join(tempfile.mkdtemp(), "lazy_numpy.py")
+        with open(path, "w") as f:
+            f.write("import __main__\\n__main__.victim.clear()\\nclass ndarray:\\n    pass\\n")
+        spec = importlib.util.spec_from_file_location("numpy", path)
+        spec.loader = importlib.util.LazyLoader(spec.loader)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["numpy"] = mod
+        spec.loader.exec_module(mod)
+        class Item:
+            def __init__(self):
+                self.tag = "item-" + "t" * 40
+        victim = [Item()]
+        print(m.dumps(victim, default=lambda o: o.tag, option=m.OPT_SERIALIZE_NUMPY).decode())
+        os.remove(path)
+    """)
+    assert out.strip() == '["item-' + "t" * 40 + '"]'
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="a fake numpy module only isojson looks up")
+def test_datetime64_array_whose_dtype_str_is_not_a_str_raises_type_error():
+    # A numpy stand-in in sys.modules: an "ndarray" of datetime64 (typekind
+    # 'M') whose dtype.str is an int, which real numpy never yields.
+    out = _run_debug("""
+        import ctypes, sys, types
+        from _util import isojson as m
+        class ArrayInterface(ctypes.Structure):
+            _fields_ = [("two", ctypes.c_int), ("nd", ctypes.c_int), ("typekind", ctypes.c_char),
+                        ("itemsize", ctypes.c_int), ("flags", ctypes.c_int),
+                        ("shape", ctypes.POINTER(ctypes.c_ssize_t)), ("strides", ctypes.POINTER(ctypes.c_ssize_t)),
+                        ("data", ctypes.c_void_p), ("descr", ctypes.c_void_p)]
+        shape = (ctypes.c_ssize_t * 1)(1)
+        strides = (ctypes.c_ssize_t * 1)(8)
+        data = (ctypes.c_int64 * 1)(0)
+        ai = ArrayInterface(2, 1, b"M", 8, 0x0201, shape, strides, ctypes.addressof(data), None)
+        new_capsule = ctypes.pythonapi.PyCapsule_New
+        new_capsule.restype = ctypes.py_object
+        new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        fake = types.ModuleType("numpy")
+        for name in ("float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint64", "uint32",
+                     "uint16", "uint8", "bool_", "datetime64"):
+            setattr(fake, name, type(name, (), {}))
+        class ndarray:
+            dtype = types.SimpleNamespace(str=5)
+            @property
+            def __array_struct__(self):
+                return new_capsule(ctypes.addressof(ai), None, None)
+        fake.ndarray = ndarray
+        sys.modules["numpy"] = fake
+        try:
+            m.dumps(ndarray(), option=m.OPT_SERIALIZE_NUMPY)
+        except Exception as e:
+            print(type(e).__name__, e)
+    """)
+    assert out.strip() == "TypeError unsupported datatype in numpy array"
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="isojson's engine loader only")
+def test_engine_file_lacking_the_engine_symbols_is_unmapped_after_the_failed_load():
+    # A shared library that is no isojson engine (a copy of a stdlib
+    # extension, so nothing else has it mapped) must not stay mapped.
+    out = _util.run_python("""
+        import os, shutil, tempfile, _ctypes
+        path = os.path.join(tempfile.mkdtemp(), "not_an_engine.so")
+        shutil.copy(_ctypes.__file__, path)
+        os.environ["ISOJSON_ENGINE"] = path
+        from _util import isojson as m
+        for _ in range(2):
+            try:
+                m.loads(b"[1]")
+            except RuntimeError as e:
+                print("RuntimeError", "lacks isojson_engine_" in str(e))
+        with open("/proc/self/maps") as f:
+            print("mapped", path in f.read())
+        os.remove(path)
+    """, 120)
+    assert out.splitlines() == ["RuntimeError True", "RuntimeError True", "mapped False"]
