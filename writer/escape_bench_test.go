@@ -24,6 +24,7 @@ func BenchmarkEscapeUCS2(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			loopCPU(b, size, func() { dst = escapeUCS2(dst[:0], s, false) })
 		})
+		// The reference (unicode/utf16 + utf8) as a baseline for the hand-written transcoder.
 		b.Run(tc.name+"/reference", func(b *testing.B) {
 			loopCPU(b, size, func() { dst = ucs2Reference(dst[:0], s, false) })
 		})

@@ -3,30 +3,51 @@ package writer
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
-// ucs2Reference is escapeUCS2 one unit at a time, with no word tricks: the
-// specification the fast paths are checked against.
+// ucs2Reference is the specification escapeUCS2 is checked against, built
+// from the standard library rather than from the writer's own helpers, so
+// that a shared mistake cannot hide: unicode/utf16 joins surrogate pairs and
+// turns each lone surrogate into U+FFFD; with escape, orjson's rules apply
+// (the two-character escapes, other C0 controls as lowercase \u00XX, all
+// else raw UTF-8).
 func ucs2Reference(dst []byte, s []uint16, escape bool) []byte {
-	for i := 0; i < len(s); i++ {
-		c := rune(s[i])
-		switch {
-		case c < 0x80:
-			if e := escapes[c]; e != "" && escape {
-				dst = append(dst, e...)
-			} else {
-				dst = append(dst, byte(c))
+	for _, r := range utf16.Decode(s) {
+		if escape {
+			switch r {
+			case '"':
+				dst = append(dst, `\"`...)
+				continue
+			case '\\':
+				dst = append(dst, `\\`...)
+				continue
+			case '\b':
+				dst = append(dst, `\b`...)
+				continue
+			case '\f':
+				dst = append(dst, `\f`...)
+				continue
+			case '\n':
+				dst = append(dst, `\n`...)
+				continue
+			case '\r':
+				dst = append(dst, `\r`...)
+				continue
+			case '\t':
+				dst = append(dst, `\t`...)
+				continue
 			}
-		case c < 0xd800 || c > 0xdfff:
-			dst = appendRune(dst, c)
-		case c < 0xdc00 && i+1 < len(s) && s[i+1] >= 0xdc00 && s[i+1] <= 0xdfff:
-			dst = appendRune(dst, 0x10000+(c-0xd800)<<10+rune(s[i+1])-0xdc00)
-			i++
-		default:
-			dst = append(dst, replacement...)
+			if r < 0x20 {
+				dst = fmt.Appendf(dst, `\u%04x`, r)
+				continue
+			}
 		}
+		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
 }
