@@ -2,54 +2,28 @@ package writer
 
 //go:generate go run gen_pow10.go
 
-import (
-	"math"
-	"math/bits"
-)
+import "math/bits"
 
-// shortestDecimal returns the shortest decimal m×10^e that reads back as the
-// finite, non-zero float64 f (sign ignored), choosing the closest such
-// decimal and, on a tie, the even one: the digits of
-// strconv.FormatFloat(f, 'e', -1, 64) and of Python's repr. m may end in
-// zeros; the caller strips them.
+// schubfach returns the shortest decimal m×10^k that reads back as the
+// positive float64 c×2^q (c the significand with its hidden bit, q the
+// binary exponent, as decoded by shortestDecimal), choosing the closest
+// such decimal and, on a tie, the even one. m may end in zeros.
 //
 // It is Schubfach (Raffaello Giulietti, "The Schubfach way to render
 // doubles", 2020; the algorithm of Java 19's Double.toString), ported from
 // the reference DoubleToDecimal: three 126×64-bit multiplications decide the
-// digits with no loop and no big arithmetic.
-func shortestDecimal(f float64) (m uint64, e10 int) {
+// digits with no loop and no big arithmetic. It is exact for every input,
+// and shortestDecimal's fast path falls back to it when its one product
+// cannot decide.
+func schubfach(c uint64, q int) (m uint64, k int) {
 	const (
-		precision = 53
-		qMin      = -1074
-		cMin      = uint64(1) << (precision - 1)
+		qMin = -1074
+		cMin = uint64(1) << 52
 	)
-	u := math.Float64bits(f)
-	t := u & (cMin - 1)
-	bq := int(u>>(precision-1)) & 0x7ff
-	// The value is c×2^q. Java scales subnormals below cTiny by 10 to
-	// print two digits (4.9E-324); JSON wants the shortest (5e-324), so
-	// they go through unscaled like every other subnormal.
-	q, c := qMin, t
-	if bq != 0 {
-		mq := -qMin + 1 - bq // the value is c × 2^-mq
-		c = cMin | t
-		if 0 < mq && mq < precision {
-			// An integer below 2^53 is its own shortest decimal: its
-			// neighbours are at most 1 away, so no shorter digit string
-			// rounds back to it.
-			if fi := c >> uint(mq); fi<<uint(mq) == c {
-				return fi, 0
-			}
-		}
-		q = -mq
-	}
-	// The core of Schubfach, in this function rather than a callee: the
-	// call was a measurable part of a float's cost.
 	out := c & 1
 	cb := c << 2
 	cbr := cb + 2
 	var cbl uint64
-	var k int
 	if c != cMin || q == qMin {
 		cbl = cb - 2
 		k = flog10pow2(q)
