@@ -34,16 +34,15 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 	s[0] = '-'
 	neg := int(u >> 63)
 	o := (*[maxFloatLen - 1]byte)(s[neg:])
-	return dst[:l+neg+layoutDigits1617(o, m, e)]
-}
+	l += neg
 
-// layoutDigits1617 writes m×10^e, 10^15 <= m < 10^17, in appendFloat's
-// layout at o and returns the length. The digits are top (0 for 16
-// digits), then two groups of eight, w0 and w1, as strings (first digit in
-// the low byte), stored at a place that depends on the layout. The
-// indices are masked to 31 (they are below 24 by construction), which
-// lets the compiler drop the bounds checks.
-func layoutDigits1617(o *[maxFloatLen - 1]byte, m uint64, e int) int {
+	// m×10^e, 10^15 <= m < 10^17, in appendFloat's layout at o. The
+	// digits are top (0 for 16 digits), then two groups of eight, w0 and
+	// w1, as strings (first digit in the low byte), stored at a place
+	// that depends on the layout. The indices are masked to 31 (they are
+	// below 24 by construction), which lets the compiler drop the bounds
+	// checks. (This is one function with the call above: a second call
+	// costs more than a tenth of the float.)
 	hi := m / 1e8
 	top := uint32(hi) / 1e8 // hi < 10^9 fits 32 bits: a shorter chain than m/10^16
 	b0, b1 := bcd8(hi-uint64(top)*1e8), bcd8(m-hi*1e8)
@@ -68,7 +67,7 @@ func layoutDigits1617(o *[maxFloatLen - 1]byte, m uint64, e int) int {
 			// digits after the point.
 			o[p&31] = '.'
 			o[(p+1)&31] = '0'
-			return p + 2
+			return dst[:l+p+2]
 		}
 		// The point inside the digits: the digits from p on, which are
 		// those of w0w1 from pp on, again one byte further. The pair
@@ -82,7 +81,7 @@ func layoutDigits1617(o *[maxFloatLen - 1]byte, m uint64, e int) int {
 		put8(o, p+1, x0>>r|x1<<(63-r)<<1) // two shifts: r = 0 shifts x1 out whole
 		put8(o, p+9, x1>>r)
 		o[p&31] = '.'
-		return n - tz + 1
+		return dst[:l+n-tz+1]
 	case p > -5 && p <= 0:
 		// "0." then -p zeros then the digits.
 		put8(o, 0, 0x3030303030302e30) // "0.000000"
@@ -90,7 +89,7 @@ func layoutDigits1617(o *[maxFloatLen - 1]byte, m uint64, e int) int {
 		o[at&31] = first // overwritten by w0 for 16 digits
 		put8(o, at+big, w0)
 		put8(o, at+big+8, w1)
-		return at + n - tz
+		return dst[:l+at+n-tz]
 	}
 	// d[.ddd]e±x: the digits one byte further, then the first one moved
 	// in front of the point.
@@ -107,7 +106,7 @@ func layoutDigits1617(o *[maxFloatLen - 1]byte, m uint64, e int) int {
 	if n-tz == 1 {
 		k = 1 // a single digit: no point
 	}
-	return appendExponent(o[:], k, p-1)
+	return dst[:l+appendExponent(o[:], k, p-1)]
 }
 
 // put8 stores v little-endian at o[i:i+8], i < 32.
