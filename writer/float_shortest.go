@@ -41,18 +41,25 @@ func shortestDecimal(f float64) (m uint64, e10 int) {
 }
 
 // fastDecimal is Schubfach's decision made from one product, in the way of
-// yy's and Żmij's fast paths: for the normal value c×2^q with c > 2^52 (so
-// that the rounding interval is symmetric) it computes X = c×2^q×10^-k,
-// k = floor(log10(2^q)), to within 2^-64 from one 64×128-bit product. X
-// has 16 or 17 integer digits, and the values that read back as c×2^q are
-// those within H = 2^(q-1)×10^-k of X, with 0.5 <= H < 5. So:
+// yy's and Żmij's fast paths. For the normal value c×2^q with c > 2^52 (so
+// that the rounding interval is symmetric), let k = floor(log10(2^q)) and
+// X = c×2^q×10^-k: X has 16 or 17 integer digits, and the values that read
+// back as c×2^q are those within H = 2^(q-1)×10^-k of X, 0.5 <= H < 5.
 //
-//   - if a multiple of 10 lies within H of X, it is the answer (the
+//   - If a multiple of 10 lies within H of X, it is the answer (the
 //     interval is narrower than 10, so there is at most one, and no
-//     shorter decimal can be in it);
-//   - otherwise the integer nearest to X is (H >= 0.5 puts it inside).
+//     shorter decimal can be in it).
+//   - Otherwise the integer nearest to X is (H >= 0.5 puts it inside).
 //
-// Each decision compares two quantities known to a few units of 2^-60;
+// Both come from X/10, computed to within 2^-64 by one 64×128-bit product
+// (with the power of ten of k+1): its integer part is X's digits but the
+// last, and its fraction f = (X mod 10)/10 decides. The multiple of 10 below
+// X is in the interval when f < H/10, the one above when f + H/10 >= 1, and
+// otherwise 10×f splits into X's last digit and the fraction that rounds
+// X to the nearest integer. This takes no division, and the comparisons
+// come straight off the product.
+//
+// Each comparison is between quantities known to a few units of 2^-64;
 // when they are closer than the error bound (exact ties among them: X
 // exactly between two integers, or an interval end exactly on a multiple
 // of 10, where the parity of c decides), ok is false and the caller asks
@@ -61,41 +68,38 @@ func shortestDecimal(f float64) (m uint64, e10 int) {
 // returns.
 func fastDecimal(c uint64, q int) (m uint64, k int, ok bool) {
 	k = flog10pow2(q)
-	// pow10Table holds g = 10^-k × 2^(125-flog2pow10(-k)) rounded up, 126
-	// bits as two 63-bit halves; j = q + flog2pow10(-k) is 0 to 3 for
-	// every normal exponent (the mask tells the compiler so).
-	j := uint(q+flog2pow10(-k)) & 3
-	g := &pow10Table[k-pow10KMin]
-	// G = 4g as a 128-bit number, and X = (c << (j+1)) × G / 2^128: the
-	// high word of the 192-bit product is X's integer part, the middle
-	// word its fraction. The low word is dropped: X is under by less than
-	// 2^-64 (and over by at most 2^-69, g being above the exact value).
+	// pow10Table holds g = 10^-(k+1) × 2^(125-flog2pow10(-k-1)) rounded
+	// up, 126 bits as two 63-bit halves. j = q + flog2pow10(-k-1) is -4
+	// to 0 for every normal exponent (the mask tells the compiler that
+	// the shifts below are under 64).
+	j := uint(-(q + flog2pow10(-k-1))) & 7
+	g := &pow10Table[k+1-pow10KMin]
+	// G = 4g as a 128-bit number, and Y = (c << (5-j)) × G / 2^128 = 16 X/10
+	// (the high word of the 192-bit product, and the middle word as its
+	// fraction; the low word is dropped, so Y is under by less than 2^-64
+	// and over by at most 2^-68, g being above the exact value).
 	gHi, gLo := g[0]<<1|g[1]>>62, g[1]<<2
-	cs := c << (j + 1)
+	cs := c << (5 - j)
 	hi, mid := bits.Mul64(gHi, cs)
 	carryIn, _ := bits.Mul64(gLo, cs)
-	frac, carry := bits.Add64(mid, carryIn, 0)
-	integral := hi + carry
-
-	// In fixed point with 60 fraction bits: r = X mod 10 (under by less
-	// than 1 unit, over by less than 2^-9) and half = H (under by less
-	// than 2 units).
-	lower := integral / 10 * 10 // the multiple of 10 at or below X
-	r := (integral-lower)<<60 | frac>>4
-	half := g[0] >> (3 - j)
-	const ten = 10 << 60
-	// Undecidable: r - half within [-4, 3] units (their true difference
-	// is within 3 of the computed one), r + half - 10 within [-8, 7]
-	// (within 4), or the fraction within 2 units of 2^-64 from one half
-	// (within 1).
-	if r-half+4 < 8 || r+half-ten+8 < 16 || frac-(1<<63)+2 < 4 {
+	lo, carry := bits.Add64(mid, carryIn, 0)
+	hi += carry
+	div10 := hi >> 4                     // floor(X/10)
+	f := hi<<60 | lo>>4                  // frac(X/10) in units of 2^-64: under by less than 2, over by less than 2^-8
+	half := gHi >> j                     // H/10 in units of 2^-64: under by less than 2
+	sum, above := bits.Add64(f, half, 0) // above: X - (X mod 10) + 10 is within H of X
+	last, fx := bits.Mul64(f, 10)        // X's last digit, X's fraction (to within 20 units)
+	// Undecidable: f - H/10 within [-4, 3] units (their true difference
+	// is within 3 of the computed one), f + H/10 - 1 within [-8, 7]
+	// (within 4), or X's fraction within 32 units of one half (within 20).
+	if f-half+4 < 8 || sum+8 < 16 || fx-(1<<63)+32 < 64 {
 		return 0, 0, false
 	}
 	// The outcome depends on the digits, so it is chosen with borrow bits
 	// rather than branches, which would mispredict on real data.
-	_, below := bits.Sub64(r, half, 0) // X - r is within H of X
-	above := lessEq(ten, r+half)       // X - r + 10 is
-	nearest := integral + frac>>63
+	_, below := bits.Sub64(f, half, 0) // X - (X mod 10) is within H of X
+	lower := div10 * 10
+	nearest := lower + last + fx>>63
 	short := lower + 10*above
 	m = nearest ^ (nearest^short)&-(below|above)
 	return m, k, true

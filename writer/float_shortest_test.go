@@ -29,8 +29,8 @@ func TestFastDecimalEveryExponent(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for q := -1074; q <= 971; q++ {
 		k := flog10pow2(q)
-		if j := q + flog2pow10(-k); j < 0 || j > 3 {
-			t.Fatalf("q=%d: q + flog2pow10(-k) = %d, outside 0..3", q, j)
+		if j := q + flog2pow10(-k-1); j < -4 || j > 0 {
+			t.Fatalf("q=%d: q + flog2pow10(-k-1) = %d, outside -4..0", q, j)
 		}
 		for _, c := range []uint64{1<<52 + 1, 1<<52 + 2, 1<<53 - 1, 1<<53 - 2} {
 			checkFast(t, c, q)

@@ -15,7 +15,7 @@ import (
 
 const (
 	kMin = -324
-	kMax = 292
+	kMax = 293
 )
 
 // flog2pow10 is floor(e * log2(10)) for |e| <= 5456721.

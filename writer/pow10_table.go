@@ -624,4 +624,5 @@ var pow10Table = [...][2]uint64{
 	{0x63cac186ba81c60e, 0x75677d6e7bda8906}, // 290
 	{0x4fd5679efb9b04d8, 0x5dec645863153a6c}, // 291
 	{0x7fbbd8fe5f5e6e27, 0x497a3a2704eec3df}, // 292
+	{0x662fe0cb7f7ebe86, 0x0794fb526a589cb3}, // 293
 }
