@@ -44,8 +44,8 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 	// checks. (This is one function with the call above: a second call
 	// costs more than a tenth of the float.)
 	hi := m / 1e8
-	top := uint32(hi) / 1e8 // hi < 10^9 fits 32 bits: a shorter chain than m/10^16
-	b0, b1 := bcd8(hi-uint64(top)*1e8), bcd8(m-hi*1e8)
+	top := m / 1e16 // in parallel with hi, not after it
+	b0, b1 := bcd8(hi-top*1e8), bcd8(m-hi*1e8)
 	big := int(lessEq(1e16, m)) // 1 for 17 digits
 	n := 16 + big
 	// Trailing zero digits, from the zero bytes at the low end of the
