@@ -35,56 +35,85 @@ var pow10u64 = [...]uint64{
 }
 
 // appendUint appends the decimal digits of v. The caller has reserved 24
-// bytes: groups of eight digits are stored whole (digits8), the first group
-// shifted so that its leading zeros fall off.
-func appendUint(dst []byte, v uint64) []byte {
-	l := len(dst)
-	out := dst[l : l+24]
-	if v < 1e8 {
-		n := decimalLen(v)
-		binary.LittleEndian.PutUint64(out, (digits8(v)|asciiZeros)>>(64-8*n))
-		return dst[:l+n]
-	}
-	if v < 1e16 {
-		hi := v / 1e8
-		if hi < 100 {
-			// 9 or 10 digits (ids, timestamps in seconds): the one or
-			// two leading digits from the pair table, no second
-			// digits8 and no digit count.
-			lo := digits8(v-hi*1e8) | asciiZeros
-			n := 1
-			if hi < 10 {
-				out[0] = byte('0' + hi)
-			} else {
-				out[0], out[1] = digitPairs[2*hi], digitPairs[2*hi+1]
-				n = 2
-			}
-			binary.LittleEndian.PutUint64(out[n:], lo)
-			return dst[:l+n+8]
-		}
-		n := decimalLen(hi)
-		binary.LittleEndian.PutUint64(out, (digits8(hi)|asciiZeros)>>(64-8*n))
-		binary.LittleEndian.PutUint64(out[n:], digits8(v-hi*1e8)|asciiZeros)
-		return dst[:l+n+8]
-	}
-	top := v / 1e16 // at most 1844
-	rest := v - top*1e16
-	hi := rest / 1e8
-	n := decimalLen(top)
-	binary.LittleEndian.PutUint64(out, (digits8(top)|asciiZeros)>>(64-8*n))
-	binary.LittleEndian.PutUint64(out[n:], digits8(hi)|asciiZeros)
-	binary.LittleEndian.PutUint64(out[n+8:], digits8(rest-hi*1e8)|asciiZeros)
-	return dst[:l+n+16]
-}
+// bytes.
+func appendUint(dst []byte, v uint64) []byte { return appendDecimalInt(dst, v, 0) }
 
 // appendInt appends the decimal digits of v with a leading '-' when
 // negative. The caller has reserved 25 bytes.
 func appendInt(dst []byte, v int64) []byte {
-	if v < 0 {
-		dst = append(dst, '-')
-		return appendUint(dst, -uint64(v))
+	neg := uint64(v) >> 63
+	return appendDecimalInt(dst, (uint64(v)^-neg)+neg, neg)
+}
+
+// appendDecimalInt appends '-' if neg is 1, then the decimal digits of v;
+// the caller has reserved 24+neg bytes. The sign is written always and
+// kept or not by where the digits start, without a branch. Groups of
+// eight digits are stored whole, the first group shifted so that its
+// leading zeros fall off. The leading group of one or two digits, the
+// commonest (counts, small keys; ids of 9-10 and 17-18 digits), comes
+// from the pair table without a digit count.
+func appendDecimalInt(dst []byte, v, neg uint64) []byte {
+	l := len(dst)
+	dst[l : l+24][0] = '-'
+	l += int(neg)
+	out := (*[24]byte)(dst[l : l+24])
+	if v < 100 {
+		return dst[:l+putPair(out, 0, v)]
 	}
-	return appendUint(dst, uint64(v))
+	if v < 1e8 {
+		w, n := digitString(v)
+		binary.LittleEndian.PutUint64(out[:], w)
+		return dst[:l+n]
+	}
+	hi := v / 1e8
+	lo := bits.ReverseBytes64(bcd8(v-hi*1e8)) | asciiZeros
+	if hi < 1e8 { // 9 to 16 digits
+		n := 0
+		if hi < 100 {
+			n = putPair(out, 0, hi)
+		} else {
+			var w uint64
+			w, n = digitString(hi)
+			binary.LittleEndian.PutUint64(out[:], w)
+		}
+		binary.LittleEndian.PutUint64(out[n&15:], lo)
+		return dst[:l+n+8]
+	}
+	top := v / 1e16 // 1 to 1844, in parallel with hi
+	mid := bits.ReverseBytes64(bcd8(hi-top*1e8)) | asciiZeros
+	n := 0
+	if top < 100 {
+		n = putPair(out, 0, top)
+	} else {
+		var w uint64
+		w, n = digitString(top)
+		binary.LittleEndian.PutUint64(out[:], w)
+	}
+	binary.LittleEndian.PutUint64(out[n&7:], mid)
+	binary.LittleEndian.PutUint64(out[n&7+8:], lo)
+	return dst[:l+n+16]
+}
+
+// putPair writes the one or two digits of x < 100 at out[i:] and returns
+// i plus their count: both bytes come from the pair table, the first one
+// from one place further for a single digit (whose second byte is then
+// junk past the end), so there is no branch on the count.
+func putPair(out *[24]byte, i int, x uint64) int {
+	two := lessEq(10, x)
+	out[i&7] = digitPairs[2*x+1-two]
+	out[(i+1)&7] = digitPairs[2*x+1]
+	return i + 1 + int(two)
+}
+
+// digitString returns the decimal digits of x < 10^8 as a string in a
+// word (first digit in the low byte, zero bytes after the last) and their
+// count (1 for 0).
+func digitString(x uint64) (uint64, int) {
+	b := bcd8(x)
+	// Leading zero digits are the high zero bytes of b (at most 7: the
+	// |1 keeps the last digit of 0).
+	lz := bits.LeadingZeros64(b|1) >> 3
+	return (bits.ReverseBytes64(b) | asciiZeros) >> (8 * lz & 63), 8 - lz
 }
 
 // maxFloatLen is the room appendFloat needs: its output is at most 24 bytes
