@@ -68,18 +68,18 @@ func shortestDecimal(f float64) (m uint64, e10 int) {
 // returns.
 func fastDecimal(c uint64, q int) (m uint64, k int, ok bool) {
 	k = flog10pow2(q)
-	// pow10Table holds g = 10^-(k+1) × 2^(125-flog2pow10(-k-1)) rounded
-	// up, 126 bits as two 63-bit halves. j = q + flog2pow10(-k-1) is -4
-	// to 0 for every normal exponent (the mask tells the compiler that
-	// the shifts below are under 64).
+	// pow10Table holds G = 4g, g = 10^-(k+1) × 2^(125-flog2pow10(-k-1))
+	// rounded up (126 bits), as two 64-bit words. -j = q +
+	// flog2pow10(-k-1) is -4 to 0 for every normal exponent (the masks
+	// tell the compiler that the shifts below are under 64).
 	j := uint(-(q + flog2pow10(-k-1))) & 7
 	g := &pow10Table[k+1-pow10KMin]
-	// G = 4g as a 128-bit number, and Y = (c << (5-j)) × G / 2^128 = 16 X/10
-	// (the high word of the 192-bit product, and the middle word as its
-	// fraction; the low word is dropped, so Y is under by less than 2^-64
-	// and over by at most 2^-68, g being above the exact value).
-	gHi, gLo := g[0]<<1|g[1]>>62, g[1]<<2
-	cs := c << (5 - j)
+	// Y = (c << (5-j)) × G / 2^128 = 16 X/10: the high word of the 192-bit
+	// product, and the middle word as its fraction. The low word is
+	// dropped, so Y is under by less than 2^-64 and over by at most 2^-68,
+	// g being above the exact value.
+	gHi, gLo := g[0], g[1]
+	cs := c << ((5 - j) & 7)
 	hi, mid := bits.Mul64(gHi, cs)
 	carryIn, _ := bits.Mul64(gLo, cs)
 	lo, carry := bits.Add64(mid, carryIn, 0)

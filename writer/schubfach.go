@@ -33,8 +33,10 @@ func schubfach(c uint64, q int) (m uint64, k int) {
 		k = flog10threeQuartersPow2(q)
 	}
 	h := q + flog2pow10(-k) + 2
+	// The table holds 4g as two 64-bit words; g1 and g0 are g's high and
+	// low 63 bits.
 	g := &pow10Table[k-pow10KMin]
-	g1, g0 := g[0], g[1]
+	g1, g0 := g[0]>>1, (g[0]&1)<<62|g[1]>>2
 	// h is 2 to 5 for every binary exponent; the mask tells the compiler
 	// so, and saves the code for shifts of 64 or more.
 	sh := uint(h) & 63
