@@ -23,7 +23,7 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 	if bq-1 >= 0x7fe || t == 0 {
 		return appendFloatRare(dst, u) // zero, subnormal, NaN, ±Inf, power of two
 	}
-	m, e, ok := fastDecimal(1<<52|t, int(bq)-1075)
+	m, div10, e, ok := fastDigits(1<<52|t, int(bq)-1075)
 	if !ok {
 		return appendFloatRare(dst, u)
 	}
@@ -43,9 +43,17 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 	// below 24 by construction), which lets the compiler drop the bounds
 	// checks. (This is one function with the call above: a second call
 	// costs more than a tenth of the float.)
-	hi := m / 1e8
-	top := m / 1e16 // in parallel with hi, not after it
-	b0, b1 := bcd8(hi-top*1e8), bcd8(m-hi*1e8)
+	// The split at 10^8 comes from floor(X/10), which is ready before m:
+	// m is 10×floor(X/10) plus 0 to 10, so m's own split is the same but
+	// when floor(X/10) ends in 9999999 and m carries over (0.3 does).
+	hi := div10 / 1e7
+	lo := m - hi*1e8
+	if lo >= 1e8 {
+		hi++
+		lo -= 1e8
+	}
+	top := uint64(uint32(hi) / 1e8) // hi < 10^9 fits 32 bits
+	b0, b1 := bcd8(hi-top*1e8), bcd8(lo)
 	big := int(lessEq(1e16, m)) // 1 for 17 digits
 	n := 16 + big
 	// Trailing zero digits, from the zero bytes at the low end of the

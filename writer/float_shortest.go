@@ -67,6 +67,15 @@ func shortestDecimal(f float64) (m uint64, e10 int) {
 // with small binary exponents. When ok, (m, k) is exactly what schubfach
 // returns.
 func fastDecimal(c uint64, q int) (m uint64, k int, ok bool) {
+	m, _, k, ok = fastDigits(c, q)
+	return m, k, ok
+}
+
+// fastDigits is fastDecimal that also returns floor(X/10), which is ready
+// well before m (it comes straight off the product, m after the decision):
+// m is 10×floor(X/10) plus 0 to 10, so the layout starts splitting the
+// digits from it.
+func fastDigits(c uint64, q int) (m, div10 uint64, k int, ok bool) {
 	k = flog10pow2(q)
 	// pow10Table holds G = 4g, g = 10^-(k+1) × 2^(125-flog2pow10(-k-1))
 	// rounded up (126 bits), as two 64-bit words. -j = q +
@@ -84,7 +93,7 @@ func fastDecimal(c uint64, q int) (m uint64, k int, ok bool) {
 	carryIn, _ := bits.Mul64(gLo, cs)
 	lo, carry := bits.Add64(mid, carryIn, 0)
 	hi += carry
-	div10 := hi >> 4                     // floor(X/10)
+	div10 = hi >> 4                      // floor(X/10)
 	f := hi<<60 | lo>>4                  // frac(X/10) in units of 2^-64: under by less than 2, over by less than 2^-8
 	half := gHi >> j                     // H/10 in units of 2^-64: under by less than 2
 	sum, above := bits.Add64(f, half, 0) // above: X - (X mod 10) + 10 is within H of X
@@ -93,7 +102,7 @@ func fastDecimal(c uint64, q int) (m uint64, k int, ok bool) {
 	// is within 3 of the computed one), f + H/10 - 1 within [-8, 7]
 	// (within 4), or X's fraction within 32 units of one half (within 20).
 	if f-half+4 < 8 || sum+8 < 16 || fx-(1<<63)+32 < 64 {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	// The outcome depends on the digits, so it is chosen with borrow bits
 	// rather than branches, which would mispredict on real data.
@@ -102,5 +111,5 @@ func fastDecimal(c uint64, q int) (m uint64, k int, ok bool) {
 	nearest := lower + last + fx>>63
 	short := lower + 10*above
 	m = nearest ^ (nearest^short)&-(below|above)
-	return m, k, true
+	return m, div10, k, true
 }
