@@ -57,9 +57,13 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 	big := int(lessEq(1e16, m)) // 1 for 17 digits
 	n := 16 + big
 	// Trailing zero digits, from the zero bytes at the low end of the
-	// BCD words (TrailingZeros64(0)/8 is 8, which selects b0's count).
-	tz1 := bits.TrailingZeros64(b1) >> 3
-	tz := tz1 + (bits.TrailingZeros64(b0)>>3)&-(tz1>>3)
+	// BCD words. (b1, the last eight digits, is 0 only for decimals of
+	// at most nine digits, 0.1 or 12.25, which come in runs when they
+	// come: the branch costs less than counting without it.)
+	tz := bits.TrailingZeros64(b1) >> 3
+	if b1 == 0 {
+		tz = 8 + bits.TrailingZeros64(b0)>>3
+	}
 	w0 := bits.ReverseBytes64(b0) | asciiZeros
 	w1 := bits.ReverseBytes64(b1) | asciiZeros
 	first := byte('0' + top)
