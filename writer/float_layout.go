@@ -152,7 +152,10 @@ func appendFloatRare(dst []byte, u uint64) []byte {
 // lower: y + (2^w - d)×(y/d) = (y/d)<<w + y%d takes both in one multiply
 // and one add, y/d itself being a multiply and a shift.
 func bcd8(x uint64) uint64 {
-	x += (1<<32 - 10000) * uint64(uint32(x)/10000)
+	// x/10^4 = x×109951163>>40 for x < 10^8 (109951163 = ceil(2^40/10^4);
+	// the excess, below 2.1e-5, never reaches the next integer): one
+	// multiply by an immediate.
+	x += (1<<32 - 10000) * (x * 109951163 >> 40)
 	// Lanes of 32 bits, y < 10^4: y/100 = y×5243>>19.
 	x += (1<<16 - 100) * (x * 5243 >> 19 & 0x0000007f_0000007f)
 	// Lanes of 16 bits, y < 100: y/10 = y×103>>10.

@@ -127,3 +127,16 @@ func TestFastDecimalNearMultiplesOfTen(t *testing.T) {
 		}
 	}
 }
+
+// TestBCD8Exhaustive checks bcd8, whose lane divisions are multiplications
+// exact only below 10^8, on every input against digits8.
+func TestBCD8Exhaustive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10^8 values")
+	}
+	for x := uint64(0); x < 1e8; x++ {
+		if got := bits.ReverseBytes64(bcd8(x)); got != digits8(x) {
+			t.Fatalf("bcd8(%d) reversed = %#x, digits8 %#x", x, got, digits8(x))
+		}
+	}
+}
