@@ -58,7 +58,7 @@ func freeSpace(dst []byte, n int) unsafe.Pointer {
 func putBMP(p unsafe.Pointer, c uint32) int {
 	two := int32(0x7f-c) >> 31    // -1 when c >= 0x80
 	three := int32(0x7ff-c) >> 31 // -1 when c >= 0x800
-	low := c & 0x3f << 8 // the last byte's payload, in the second byte
+	low := c & 0x3f << 8          // the last byte's payload, in the second byte
 	v := c ^ (c^(0x80c0|c>>6|low))&uint32(two)
 	store32(p, v^(v^(0x8080e0|c>>12|c<<2&0x3f00|low<<8))&uint32(three))
 	return int(1 - two - three)
