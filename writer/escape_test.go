@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -198,5 +199,38 @@ func TestTranscodeLatin1MatchesReference(t *testing.T) {
 			s[i] = byte(r.IntN(256))
 		}
 		checkLatin1(t, s)
+	}
+}
+
+// checkUTF8 compares escapeUTF8 with runesReference on the valid UTF-8 s.
+func checkUTF8(t *testing.T, s []byte) {
+	t.Helper()
+	want := runesReference([]byte("x"), []rune(string(s)), true)
+	dst := make([]byte, 1, 1+maxEscapeLen*len(s))
+	dst[0] = 'x'
+	if got := escapeUTF8(dst, s); !bytes.Equal(got, want) {
+		t.Fatalf("escapeUTF8(%q)\n got %q\nwant %q", s, got, want)
+	}
+}
+
+func TestEscapeUTF8MatchesReference(t *testing.T) {
+	// Each byte class at every lane of a word and in the tail, alone and
+	// in runs (a run of 6-byte escapes fills the reservation exactly).
+	for _, c := range []string{"\x00", "\x1f", "\n", "\"", "\\", " ", "a", "\x7f", "é", "日", "😀"} {
+		for n := range 20 {
+			for at := 0; at <= n; at++ {
+				checkUTF8(t, []byte(strings.Repeat("a", at)+c+strings.Repeat("b", n-at)))
+				checkUTF8(t, []byte(strings.Repeat(c, n)))
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	alphabet := []rune{0, 1, 0x1f, '\n', '\t', '"', '\\', '/', 'a', 'z', 0x7f, 0xe9, 0x65e5, 0x1f600}
+	for n := range 20000 {
+		rs := make([]rune, n%41)
+		for i := range rs {
+			rs[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		checkUTF8(t, []byte(string(rs)))
 	}
 }

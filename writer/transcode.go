@@ -86,7 +86,23 @@ func escapeUCS2(dst []byte, s []uint16, escape bool) []byte {
 		// The exact path, unit by unit, for the word that stopped
 		// ucs2Words (a pair that starts in its last lane ends past it).
 		for stop := i + 4; i < stop; {
-			d, i = escapeUnitUCS2(out, d, s, i, escape)
+			c := uint32(s[i])
+			if c&0xf800 == 0xd800 {
+				d, i = escapeUnitUCS2(out, d, s, i, escape)
+				continue
+			}
+			if c < 0x80 && escape {
+				w := &escapeWords[c]
+				if w.len != 0 {
+					store32(unsafe.Add(p, d), uint32(w.word))
+					store16(unsafe.Add(p, d+4), uint16(w.word>>32))
+					d += w.len
+					i++
+					continue
+				}
+			}
+			d += putBMP(unsafe.Add(p, d), c)
+			i++
 		}
 	}
 	for i < len(s) {
