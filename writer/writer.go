@@ -192,11 +192,11 @@ const (
 // value), and clean UTF-8 text of up to 32 bytes, keys and values alike, is
 // copied with a few overlapping word moves instead of a memmove call.
 func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
-	words := e.words
-	// A nested compact (for a key that is not text, in a malformed tape)
-	// takes a stack of its own.
-	stack := e.stack[:0]
-	e.stack = nil
+	// The stack of open containers stays in memory (it changes only when
+	// a container opens or closes), so that the loop's values fit in
+	// registers. A nested compact (for a key that is not text, in a
+	// malformed tape) starts above this one's containers.
+	base := len(e.stack)
 	// top is the innermost open container as end<<1 | isObject (outer
 	// ones are on the stack); atRoot means none, and its end is never
 	// reached.
@@ -206,7 +206,7 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 	for {
 		// The value at i; there is room for a scalar or a short string.
 		var after byte // what follows short text: ':' after a key
-		h := words[i]
+		h := e.words[i]
 		if h&copyMask == cleanUTF8 && h&backend.LenMask <= shortText {
 			goto short
 		}
@@ -224,13 +224,13 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			}
 			i += backend.RefWords
 		case backend.KindInt:
-			buf = appendInt(buf, int64(words[i+1]))
+			buf = appendInt(buf, int64(e.words[i+1]))
 			i += backend.NumberWords
 		case backend.KindFloat:
-			buf = appendFloatBits(buf, words[i+1])
+			buf = appendFloatBits(buf, e.words[i+1])
 			i += backend.NumberWords
 		case backend.KindUint:
-			buf = appendUint(buf, words[i+1])
+			buf = appendUint(buf, e.words[i+1])
 			i += backend.NumberWords
 		case backend.KindNull, backend.KindTrue, backend.KindFalse:
 			// Stored as one word (the room is there).
@@ -240,7 +240,7 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			buf = buf[:l+lit.len]
 			i++
 		case backend.KindArray, backend.KindObject:
-			inner := int(words[i+1])
+			inner := int(e.words[i+1])
 			i += backend.ContainerWords
 			l := len(buf)
 			isObj := int(k - backend.KindArray) // 1 for an object
@@ -253,7 +253,7 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			}
 			buf = buf[:l+1]
 			buf[l] = open
-			stack = append(stack, top)
+			e.stack = append(e.stack, top)
 			top = inner<<1 | isObj
 			buf = e.room(buf, memberRoom)
 			if isObj == 0 {
@@ -274,11 +274,11 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			l := len(buf)
 			buf = buf[:l+1]
 			buf[l] = byte(']' + 0x20*(top&1))
-			top = stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
+			top = e.stack[len(e.stack)-1]
+			e.stack = e.stack[:len(e.stack)-1]
 		}
 		if top == atRoot {
-			e.stack = stack[:0]
+			e.stack = e.stack[:base]
 			return buf, i
 		}
 		// The next member: one check covers the comma, a short key and
@@ -291,7 +291,7 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 		}
 	key:
 		// The key at i and its colon.
-		h = words[i]
+		h = e.words[i]
 		if h&copyMask != cleanUTF8 || h&backend.LenMask > shortText {
 			e.buf = buf
 			i = e.key(i)
@@ -309,7 +309,7 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			n := int(h & backend.LenMask)
 			var p unsafe.Pointer
 			if h&storageMask == uint64(backend.StorageExternal)<<backend.StorageShift {
-				p = *(*unsafe.Pointer)(unsafe.Pointer(&words[i+1]))
+				p = *(*unsafe.Pointer)(unsafe.Pointer(&e.words[i+1]))
 			} else {
 				p = unsafe.Pointer(unsafe.SliceData(e.utf8(h, i, n)))
 			}
