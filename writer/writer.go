@@ -194,9 +194,9 @@ const (
 func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 	// The stack of open containers stays in memory (it changes only when
 	// a container opens or closes), so that the loop's values fit in
-	// registers. A nested compact (for a key that is not text, in a
-	// malformed tape) starts above this one's containers.
-	base := len(e.stack)
+	// registers. Pushes and pops pair up, so a nested compact (for a key
+	// that is not text, in a malformed tape) works above this one's
+	// containers and leaves them as they were.
 	// top is the innermost open container as end<<1 | isObject (outer
 	// ones are on the stack); atRoot means none, and its end is never
 	// reached.
@@ -278,7 +278,6 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			e.stack = e.stack[:len(e.stack)-1]
 		}
 		if top == atRoot {
-			e.stack = e.stack[:base]
 			return buf, i
 		}
 		// The next member: one check covers the comma, a short key and
