@@ -61,15 +61,21 @@ func runesReference(dst []byte, rs []rune, escape bool) []byte {
 	return dst
 }
 
-// checkUCS2 compares escapeUCS2 with ucs2Reference on s, both ways.
+// checkUCS2 compares escapeUCS2 with ucs2Reference on s, both ways, with
+// the SIMD kernel (where the machine has one) and without.
 func checkUCS2(t *testing.T, s []uint16) {
 	t.Helper()
-	for _, escape := range []bool{false, true} {
-		want := ucs2Reference([]byte("x"), s, escape)
-		dst := make([]byte, 1, 1+maxEscapeLen*len(s))
-		dst[0] = 'x'
-		if got := escapeUCS2(dst, s, escape); !bytes.Equal(got, want) {
-			t.Fatalf("escapeUCS2(%04x, %v)\n got %q\nwant %q", s, escape, got, want)
+	simd := useSSSE3
+	defer func() { useSSSE3 = simd }()
+	for _, kernel := range []bool{simd, false} {
+		useSSSE3 = kernel
+		for _, escape := range []bool{false, true} {
+			want := ucs2Reference([]byte("x"), s, escape)
+			dst := make([]byte, 1, 1+maxEscapeLen*len(s))
+			dst[0] = 'x'
+			if got := escapeUCS2(dst, s, escape); !bytes.Equal(got, want) {
+				t.Fatalf("escapeUCS2(%04x, %v) kernel %v\n got %q\nwant %q", s, escape, kernel, got, want)
+			}
 		}
 	}
 }

@@ -78,10 +78,18 @@ func escapeUCS2(dst []byte, s []uint16, escape bool) []byte {
 	p := freeSpace(dst, len(s))
 	out := dst[len(dst):cap(dst)]
 	d, i := 0, 0
-	for {
-		d, i = ucs2Words(p, d, s, i, escape)
-		if i+4 > len(s) {
-			break
+	for i+4 <= len(s) {
+		stop := len(s)
+		if !escape && useSSSE3 {
+			// The SIMD kernel takes the runs of ASCII and of 3-byte
+			// characters; ucs2Words the 8 units that stopped it.
+			r, w := ucs2Blocks(unsafe.Add(p, d), s[i:])
+			i, d = i+r, d+w
+			stop = min(len(s), i+8)
+		}
+		d, i = ucs2Words(p, d, s[:stop], i, escape)
+		if i+4 > stop {
+			continue
 		}
 		// The exact path, unit by unit, for the word that stopped
 		// ucs2Words (a pair that starts in its last lane ends past it).

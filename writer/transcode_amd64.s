@@ -1,0 +1,134 @@
+#include "textflag.h"
+
+// func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int) (read, written int)
+//
+// Transcodes blocks of 8 UCS2 units from src while each block is all ASCII
+// (8 bytes out) or all 3-byte characters, U+0800 to U+FFFF without
+// surrogates (24 bytes out); it stops at the first other block or when
+// fewer than 8 units are left, and returns the units read and the bytes
+// written. It writes at most 3 bytes a unit read and reads whole blocks
+// within n units. The text needs no escaping (the caller's Clean bit).
+TEXT ·ucs2ToUTF8SSSE3(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ DI, R8
+	MOVQ SI, R9
+	PXOR X7, X7
+	MOVOU ucs2_ff80<>(SB), X8
+	MOVOU ucs2_f800<>(SB), X9
+	MOVOU ucs2_d800<>(SB), X10
+	MOVOU ucs2_00e0<>(SB), X11
+	MOVOU ucs2_003f<>(SB), X12
+	MOVOU ucs2_0080<>(SB), X13
+	MOVOU ucs2_shufA<>(SB), X6
+	MOVOU ucs2_shufB<>(SB), X14
+
+loop:
+	CMPQ CX, $8
+	JLT  done
+	MOVOU (SI), X0
+
+	// All ASCII: every unit & 0xff80 is zero.
+	MOVO     X0, X1
+	PAND     X8, X1
+	PCMPEQW  X7, X1
+	PMOVMSKB X1, AX
+	CMPL     AX, $0xffff
+	JNE      wide
+	PACKUSWB X0, X0
+	MOVQ     X0, (DI)
+	ADDQ     $16, SI
+	ADDQ     $8, DI
+	SUBQ     $8, CX
+	JMP      loop
+
+wide:
+	// All 3-byte: no unit & 0xf800 is 0 (below U+0800) or 0xd800 (a
+	// surrogate).
+	MOVO     X0, X1
+	PAND     X9, X1
+	MOVO     X1, X2
+	PCMPEQW  X7, X1
+	PCMPEQW  X10, X2
+	POR      X2, X1
+	PMOVMSKB X1, AX
+	TESTL    AX, AX
+	JNZ      done
+
+	// The three bytes of each unit c in 16-bit lanes: 0xe0|c>>12,
+	// 0x80|c>>6&0x3f, 0x80|c&0x3f.
+	MOVO     X0, X1
+	PSRLW    $12, X1
+	POR      X11, X1
+	MOVO     X0, X2
+	PSRLW    $6, X2
+	PAND     X12, X2
+	POR      X13, X2
+	MOVO     X0, X3
+	PAND     X12, X3
+	POR      X13, X3
+	// X1 = first bytes (0-7) and second bytes (8-15); X3 = third bytes.
+	PACKUSWB X2, X1
+	PACKUSWB X3, X3
+	// Interleave into 16 + 8 bytes.
+	// (Masks go through registers: SSE memory operands must be aligned.)
+	MOVO     X1, X4
+	PSHUFB   X6, X4
+	MOVO     X3, X5
+	PSHUFB   X14, X5
+	POR      X5, X4
+	MOVOU    X4, (DI)
+	MOVOU    ucs2_shufC<>(SB), X5
+	PSHUFB   X5, X1
+	MOVOU    ucs2_shufD<>(SB), X5
+	PSHUFB   X5, X3
+	POR      X3, X1
+	MOVQ     X1, 16(DI)
+	ADDQ     $16, SI
+	ADDQ     $24, DI
+	SUBQ     $8, CX
+	JMP      loop
+
+done:
+	SUBQ R9, SI
+	SHRQ $1, SI
+	SUBQ R8, DI
+	MOVQ SI, read+24(FP)
+	MOVQ DI, written+32(FP)
+	RET
+
+DATA ucs2_ff80<>+0(SB)/8, $0xff80ff80ff80ff80
+DATA ucs2_ff80<>+8(SB)/8, $0xff80ff80ff80ff80
+GLOBL ucs2_ff80<>(SB), RODATA|NOPTR, $16
+DATA ucs2_f800<>+0(SB)/8, $0xf800f800f800f800
+DATA ucs2_f800<>+8(SB)/8, $0xf800f800f800f800
+GLOBL ucs2_f800<>(SB), RODATA|NOPTR, $16
+DATA ucs2_d800<>+0(SB)/8, $0xd800d800d800d800
+DATA ucs2_d800<>+8(SB)/8, $0xd800d800d800d800
+GLOBL ucs2_d800<>(SB), RODATA|NOPTR, $16
+DATA ucs2_00e0<>+0(SB)/8, $0x00e000e000e000e0
+DATA ucs2_00e0<>+8(SB)/8, $0x00e000e000e000e0
+GLOBL ucs2_00e0<>(SB), RODATA|NOPTR, $16
+DATA ucs2_003f<>+0(SB)/8, $0x003f003f003f003f
+DATA ucs2_003f<>+8(SB)/8, $0x003f003f003f003f
+GLOBL ucs2_003f<>(SB), RODATA|NOPTR, $16
+DATA ucs2_0080<>+0(SB)/8, $0x0080008000800080
+DATA ucs2_0080<>+8(SB)/8, $0x0080008000800080
+GLOBL ucs2_0080<>(SB), RODATA|NOPTR, $16
+
+// Output byte j of the first 16 takes byte shufA[j] of X1 (first and
+// second bytes) or byte shufB[j] of X3 (third bytes); 0x80 selects zero.
+// Little-endian words: the lowest byte is output byte 0.
+DATA ucs2_shufA<>+0(SB)/8, $0x0a02800901800800
+DATA ucs2_shufA<>+8(SB)/8, $0x05800c04800b0380
+GLOBL ucs2_shufA<>(SB), RODATA|NOPTR, $16
+DATA ucs2_shufB<>+0(SB)/8, $0x8080018080008080
+DATA ucs2_shufB<>+8(SB)/8, $0x8004808003808002
+GLOBL ucs2_shufB<>(SB), RODATA|NOPTR, $16
+DATA ucs2_shufC<>+0(SB)/8, $0x800f07800e06800d
+DATA ucs2_shufC<>+8(SB)/8, $0x8080808080808080
+GLOBL ucs2_shufC<>(SB), RODATA|NOPTR, $16
+DATA ucs2_shufD<>+0(SB)/8, $0x0780800680800580
+DATA ucs2_shufD<>+8(SB)/8, $0x8080808080808080
+GLOBL ucs2_shufD<>(SB), RODATA|NOPTR, $16
