@@ -224,7 +224,11 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			}
 			i += backend.RefWords
 		case backend.KindInt:
-			buf = appendInt(buf, int64(e.words[i+1]))
+			if v := int64(e.words[i+1]); v >= 0 {
+				buf = appendUint(buf, uint64(v)) // one call, not two
+			} else {
+				buf = appendInt(buf, v)
+			}
 			i += backend.NumberWords
 		case backend.KindFloat:
 			buf = appendFloatBits(buf, e.words[i+1])
