@@ -52,6 +52,9 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 	e.out, e.buf, e.alloc, e.t, e.words, e.input = o, o.Buf, o.Alloc, t, t.Words, input
 	e.bigFloat = flags&BigIntAsFloat != 0
 	if flags&(Indent2|SortKeys) == 0 {
+		if e.stack == nil {
+			e.stack = e.stackBuf[:0]
+		}
 		e.buf, _ = e.compact(e.buf, 0)
 	} else {
 		e.indent = flags&Indent2 != 0
@@ -82,8 +85,11 @@ type encoder struct {
 	// keys is a stack of member indices being written in sorted order;
 	// each sorted object pushes its members and pops them when done.
 	keys []sortKey
-	// stack holds the open containers of the compact walk.
-	stack []int
+	// stack holds the open containers of the compact walk, in stackBuf
+	// up to its size, so that a new encoder (the pool may drop one) needs
+	// no allocation for it.
+	stack    []int
+	stackBuf [32]int
 }
 
 var encoderPool = sync.Pool{New: func() any { return new(encoder) }}
