@@ -1,17 +1,22 @@
 #include "textflag.h"
 
-// func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int) (read, written int)
+// func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable) (read, written int)
 //
-// Transcodes blocks of 8 UCS2 units from src while each block is all ASCII
-// (8 bytes out) or all 3-byte characters, U+0800 to U+FFFF without
-// surrogates (24 bytes out); it stops at the first other block or when
-// fewer than 8 units are left, and returns the units read and the bytes
-// written. It writes at most 3 bytes a unit read and reads whole blocks
-// within n units. The text needs no escaping (the caller's Clean bit).
-TEXT ·ucs2ToUTF8SSSE3(SB), NOSPLIT, $0-40
+// Transcodes blocks of 8 UCS2 units from src while each block holds only
+// ASCII and 3-byte characters (U+0800 to U+FFFF, no surrogates): all ASCII
+// (8 bytes out), all 3-byte (24 bytes out) or a mix (each half of 4 units
+// compressed with a shuffle from mix, chosen by which units are ASCII). It
+// stops at the first other block or when fewer than 8 units are left, and
+// returns the units read and the bytes written. The result is at most 3
+// bytes a unit read; the stores reach at most 28 bytes past it, within the
+// 6 bytes a unit (maxEscapeLen) the caller has reserved. It reads whole
+// blocks within n units. The text needs no escaping (the caller's Clean
+// bit).
+TEXT ·ucs2ToUTF8SSSE3(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
+	MOVQ mix+24(FP), R10
 	MOVQ DI, R8
 	MOVQ SI, R9
 	PXOR X7, X7
@@ -54,7 +59,7 @@ wide:
 	POR      X2, X1
 	PMOVMSKB X1, AX
 	TESTL    AX, AX
-	JNZ      done
+	JNZ      mixed
 
 	// The three bytes of each unit c in 16-bit lanes: 0xe0|c>>12,
 	// 0x80|c>>6&0x3f, 0x80|c&0x3f.
@@ -90,12 +95,87 @@ wide:
 	SUBQ     $8, CX
 	JMP      loop
 
+mixed:
+	// A mix of ASCII and 3-byte characters: no unit is a surrogate or
+	// in U+0080..U+07FF.
+	MOVO     X0, X1
+	PAND     X8, X1
+	PCMPEQW  X7, X1          // X1: the ASCII units
+	MOVO     X0, X2
+	PAND     X9, X2
+	MOVO     X2, X3
+	PCMPEQW  X10, X3         // X3: surrogates
+	PCMPEQW  X7, X2          // X2: units below U+0800
+	MOVO     X1, X4
+	PANDN    X2, X4          // X4: units of 2 bytes
+	POR      X3, X4
+	PMOVMSKB X4, AX
+	TESTL    AX, AX
+	JNZ      done
+
+	// The 3-byte forms, with an ASCII unit's own value as its first
+	// byte: X3 = first bytes and second bytes, X5 = third bytes.
+	MOVO     X0, X2
+	PSRLW    $12, X2
+	POR      X11, X2
+	MOVO     X1, X3
+	PANDN    X2, X3
+	MOVO     X0, X4
+	PAND     X1, X4
+	POR      X4, X3
+	MOVO     X0, X4
+	PSRLW    $6, X4
+	PAND     X12, X4
+	POR      X13, X4
+	MOVO     X0, X5
+	PAND     X12, X5
+	POR      X13, X5
+	PACKUSWB X4, X3
+	PACKUSWB X5, X5
+	// AX bit k: unit k is ASCII.
+	PACKSSWB X1, X1
+	PMOVMSKB X1, AX
+
+	// Units 0-3: the shuffles of mix.masks[0][AX&15], the length from
+	// mix.lens.
+	MOVQ     AX, BX
+	ANDQ     $15, BX
+	MOVQ     BX, DX
+	SHLQ     $5, DX
+	MOVO     X3, X2
+	MOVOU    0(R10)(DX*1), X4
+	PSHUFB   X4, X2
+	MOVO     X5, X0
+	MOVOU    16(R10)(DX*1), X4
+	PSHUFB   X4, X0
+	POR      X0, X2
+	MOVOU    X2, (DI)
+	MOVBQZX  1024(R10)(BX*1), BX
+	ADDQ     BX, DI
+
+	// Units 4-7: mix.masks[1][AX>>4&15].
+	SHRQ     $4, AX
+	ANDQ     $15, AX
+	MOVQ     AX, DX
+	SHLQ     $5, DX
+	MOVOU    512(R10)(DX*1), X4
+	PSHUFB   X4, X3
+	MOVOU    528(R10)(DX*1), X4
+	PSHUFB   X4, X5
+	POR      X5, X3
+	MOVOU    X3, (DI)
+	MOVBQZX  1024(R10)(AX*1), AX
+	ADDQ     AX, DI
+	ADDQ     $16, SI
+	SUBQ     $8, CX
+	JMP      loop
+
 done:
 	SUBQ R9, SI
 	SHRQ $1, SI
 	SUBQ R8, DI
-	MOVQ SI, read+24(FP)
-	MOVQ DI, written+32(FP)
+	MOVQ SI, read+32(FP)
+	MOVQ DI, written+40(FP)
 	RET
 
 DATA ucs2_ff80<>+0(SB)/8, $0xff80ff80ff80ff80
