@@ -80,10 +80,10 @@ func escapeUCS2(dst []byte, s []uint16, escape bool) []byte {
 	d, i := 0, 0
 	for i+4 <= len(s) {
 		stop := len(s)
-		if !escape && useSSSE3 {
-			// The SIMD kernel takes the runs of ASCII and of 3-byte
+		if useSSSE3 {
+			// The SIMD kernel takes the runs of ASCII and 3-byte
 			// characters; ucs2Words the 8 units that stopped it.
-			r, w := ucs2Blocks(unsafe.Add(p, d), s[i:])
+			r, w := ucs2Blocks(unsafe.Add(p, d), s[i:], escape)
 			i, d = i+r, d+w
 			stop = min(len(s), i+8)
 		}

@@ -13,7 +13,7 @@ var useSSSE3 = cpuid.CPU.Has(cpuid.SSSE3)
 // ucs2ToUTF8SSSE3 is in transcode_amd64.s.
 //
 //go:noescape
-func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable) (read, written int)
+func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable, escape bool) (read, written int)
 
 // ucs2MixTable holds the shuffles that compress 4 units of ASCII and
 // 3-byte characters (as first, second and third bytes in two registers:
@@ -55,13 +55,14 @@ var ucs2Mix = func() (t ucs2MixTable) {
 	return t
 }()
 
-// ucs2Blocks transcodes the leading blocks of 8 units of the clean UCS2
-// text s that hold only ASCII and 3-byte characters to p, and returns the
-// units read and the bytes written; it reads nothing when the CPU lacks
-// SSSE3. p has room for maxEscapeLen bytes a unit of s.
-func ucs2Blocks(p unsafe.Pointer, s []uint16) (read, written int) {
+// ucs2Blocks transcodes the leading blocks of 8 units of the UCS2 text s
+// that hold only ASCII and 3-byte characters (and, with escape, nothing to
+// escape) to p, and returns the units read and the bytes written; it reads
+// nothing when the CPU lacks SSSE3. p has room for maxEscapeLen bytes a
+// unit of s.
+func ucs2Blocks(p unsafe.Pointer, s []uint16, escape bool) (read, written int) {
 	if !useSSSE3 || len(s) < 8 {
 		return 0, 0
 	}
-	return ucs2ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix)
+	return ucs2ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix, escape)
 }

@@ -1,6 +1,6 @@
 #include "textflag.h"
 
-// func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable) (read, written int)
+// func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable, escape bool) (read, written int)
 //
 // Transcodes blocks of 8 UCS2 units from src while each block holds only
 // ASCII and 3-byte characters (U+0800 to U+FFFF, no surrogates): all ASCII
@@ -10,13 +10,15 @@
 // returns the units read and the bytes written. The result is at most 3
 // bytes a unit read; the stores reach at most 28 bytes past it, within the
 // 6 bytes a unit (maxEscapeLen) the caller has reserved. It reads whole
-// blocks within n units. The text needs no escaping (the caller's Clean
-// bit).
-TEXT ·ucs2ToUTF8SSSE3(SB), NOSPLIT, $0-48
+// blocks within n units. With escape it also stops at a block with a
+// character to escape (a control, '"' or '\\'); without, the text has none
+// (the caller's Clean bit).
+TEXT ·ucs2ToUTF8SSSE3(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
 	MOVQ mix+24(FP), R10
+	MOVBQZX escape+32(FP), R11
 	MOVQ DI, R8
 	MOVQ SI, R9
 	PXOR X7, X7
@@ -33,7 +35,25 @@ loop:
 	CMPQ CX, $8
 	JLT  done
 	MOVOU (SI), X0
+	TESTQ R11, R11
+	JEQ   ascii
 
+	// Units to escape: & 0xffe0 is zero, or '"', or '\\'.
+	MOVO     X0, X1
+	MOVOU    ucs2_ffe0<>(SB), X2
+	PAND     X2, X1
+	PCMPEQW  X7, X1
+	MOVOU    ucs2_0022<>(SB), X2
+	PCMPEQW  X0, X2
+	POR      X2, X1
+	MOVOU    ucs2_005c<>(SB), X2
+	PCMPEQW  X0, X2
+	POR      X2, X1
+	PMOVMSKB X1, AX
+	TESTL    AX, AX
+	JNZ      done
+
+ascii:
 	// All ASCII: every unit & 0xff80 is zero.
 	MOVO     X0, X1
 	PAND     X8, X1
@@ -174,8 +194,8 @@ done:
 	SUBQ R9, SI
 	SHRQ $1, SI
 	SUBQ R8, DI
-	MOVQ SI, read+32(FP)
-	MOVQ DI, written+40(FP)
+	MOVQ SI, read+40(FP)
+	MOVQ DI, written+48(FP)
 	RET
 
 DATA ucs2_ff80<>+0(SB)/8, $0xff80ff80ff80ff80
@@ -193,6 +213,15 @@ GLOBL ucs2_00e0<>(SB), RODATA|NOPTR, $16
 DATA ucs2_003f<>+0(SB)/8, $0x003f003f003f003f
 DATA ucs2_003f<>+8(SB)/8, $0x003f003f003f003f
 GLOBL ucs2_003f<>(SB), RODATA|NOPTR, $16
+DATA ucs2_ffe0<>+0(SB)/8, $0xffe0ffe0ffe0ffe0
+DATA ucs2_ffe0<>+8(SB)/8, $0xffe0ffe0ffe0ffe0
+GLOBL ucs2_ffe0<>(SB), RODATA|NOPTR, $16
+DATA ucs2_0022<>+0(SB)/8, $0x0022002200220022
+DATA ucs2_0022<>+8(SB)/8, $0x0022002200220022
+GLOBL ucs2_0022<>(SB), RODATA|NOPTR, $16
+DATA ucs2_005c<>+0(SB)/8, $0x005c005c005c005c
+DATA ucs2_005c<>+8(SB)/8, $0x005c005c005c005c
+GLOBL ucs2_005c<>(SB), RODATA|NOPTR, $16
 DATA ucs2_0080<>+0(SB)/8, $0x0080008000800080
 DATA ucs2_0080<>+8(SB)/8, $0x0080008000800080
 GLOBL ucs2_0080<>(SB), RODATA|NOPTR, $16
