@@ -78,22 +78,25 @@ func escapeUCS2(dst []byte, s []uint16, escape bool) []byte {
 	p := freeSpace(dst, len(s))
 	out := dst[len(dst):cap(dst)]
 	d, i := 0, 0
-	for i+4 <= len(s) {
-		stop := len(s)
-		if useSSSE3 {
-			// The SIMD kernel takes the runs of ASCII and 3-byte
-			// characters; ucs2Words the 8 units that stopped it.
-			r, w := ucs2Blocks(unsafe.Add(p, d), s[i:], escape)
-			i, d = i+r, d+w
-			stop = min(len(s), i+8)
+	for i < len(s) {
+		if i+4 <= len(s) {
+			stop := len(s)
+			if useSSSE3 {
+				// The SIMD kernel takes the runs of ASCII and
+				// 3-byte characters; ucs2Words the 8 units that
+				// stopped it.
+				r, w := ucs2Blocks(unsafe.Add(p, d), s[i:], escape)
+				i, d = i+r, d+w
+				stop = min(len(s), i+8)
+			}
+			d, i = ucs2Words(p, d, s[:stop], i, escape)
+			if i+4 > stop && stop < len(s) {
+				continue
+			}
 		}
-		d, i = ucs2Words(p, d, s[:stop], i, escape)
-		if i+4 > stop {
-			continue
-		}
-		// The exact path, unit by unit, for the word that stopped
-		// ucs2Words (a pair that starts in its last lane ends past it).
-		for stop := i + 4; i < stop; {
+		// Unit by unit: the word that stopped ucs2Words (a pair that
+		// starts in its last lane ends past it), or the last units.
+		for end := min(i+4, len(s)); i < end; {
 			c := uint32(s[i])
 			if c&0xf800 == 0xd800 {
 				d, i = escapeUnitUCS2(out, d, s, i, escape)
@@ -112,9 +115,6 @@ func escapeUCS2(dst []byte, s []uint16, escape bool) []byte {
 			d += putBMP(unsafe.Add(p, d), c)
 			i++
 		}
-	}
-	for i < len(s) {
-		d, i = escapeUnitUCS2(out, d, s, i, escape)
 	}
 	return dst[:len(dst)+d]
 }
