@@ -3,6 +3,7 @@ package writer
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // escapes[c] is what orjson writes for the byte c inside a string, or "" when
@@ -82,18 +83,56 @@ func cleanPrefixLatin1(s []byte) int {
 }
 
 // escapeUTF8 appends s escaped. The caller has reserved
-// maxEscapeLen×len(s) bytes.
+// maxEscapeLen×len(s) bytes. Each 8-byte word is stored whole before it is
+// checked (the reservation has room for it: before byte i at most
+// maxEscapeLen×i bytes are written), so a clean run costs one load and one
+// store a word, with no memmove call per run between escapes.
 func escapeUTF8(dst, s []byte) []byte {
+	p := freeSpace(dst, len(s))
+	d, i := 0, 0
 	for {
-		n := cleanPrefixUTF8(s)
-		dst = append(dst, s[:n]...)
-		if n == len(s) {
-			return dst
+		for ; i+8 <= len(s); i += 8 {
+			w := binary.LittleEndian.Uint64(s[i:])
+			store64(unsafe.Add(p, d), w)
+			if m := escapeMask(w); m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				d += k
+				i += k
+				goto escape
+			}
+			d += 8
 		}
-		dst = append(dst, escapes[s[n]]...)
-		s = s[n+1:]
+		for ; i < len(s); i++ {
+			if escapes[s[i]] != "" {
+				goto escape
+			}
+			*(*byte)(unsafe.Add(p, d)) = s[i]
+			d++
+		}
+		return dst[:len(dst)+d]
+	escape:
+		// At most 6 bytes, the room of one unit.
+		w := &escapeWords[s[i]]
+		store32(unsafe.Add(p, d), uint32(w.word))
+		store16(unsafe.Add(p, d+4), uint16(w.word>>32))
+		d += w.len
+		i++
 	}
 }
+
+// escapeWords[c] is escapes[c] as a little-endian word and its length.
+var escapeWords = func() (t [256]struct {
+	word uint64
+	len  int
+}) {
+	for c, e := range escapes {
+		for k := len(e) - 1; k >= 0; k-- {
+			t[c].word = t[c].word<<8 | uint64(e[k])
+		}
+		t[c].len = len(e)
+	}
+	return t
+}()
 
 // escapeLatin1 appends the UCS1 text s as escaped UTF-8. The caller has
 // reserved maxEscapeLen×len(s) bytes.
@@ -119,63 +158,3 @@ func escapeLatin1(dst, s []byte) []byte {
 // the tape's producer rejects them first and this only keeps the output
 // valid UTF-8 if one slips through.
 const replacement = "\uFFFD"
-
-// appendRune appends the UTF-8 encoding of the code point c (> 0x7f,
-// not a surrogate, <= 0x10ffff).
-func appendRune(dst []byte, c rune) []byte {
-	switch {
-	case c < 0x800:
-		return append(dst, byte(0xc0|c>>6), byte(0x80|c&0x3f))
-	case c < 0x10000:
-		return append(dst, byte(0xe0|c>>12), byte(0x80|c>>6&0x3f), byte(0x80|c&0x3f))
-	default:
-		return append(dst, byte(0xf0|c>>18), byte(0x80|c>>12&0x3f), byte(0x80|c>>6&0x3f), byte(0x80|c&0x3f))
-	}
-}
-
-// escapeUCS2 appends the UCS2 text s (native-endian code units) as escaped
-// UTF-8 (escape false: transcoded only). Surrogate pairs are joined. The
-// caller has reserved maxEscapeLen×len(s) bytes.
-func escapeUCS2(dst []byte, s []uint16, escape bool) []byte {
-	for i := 0; i < len(s); i++ {
-		c := rune(s[i])
-		switch {
-		case c < 0x80:
-			if e := escapes[c]; e != "" && escape {
-				dst = append(dst, e...)
-			} else {
-				dst = append(dst, byte(c))
-			}
-		case c < 0xd800 || c > 0xdfff:
-			dst = appendRune(dst, c)
-		case c < 0xdc00 && i+1 < len(s) && s[i+1] >= 0xdc00 && s[i+1] <= 0xdfff:
-			dst = appendRune(dst, 0x10000+(c-0xd800)<<10+rune(s[i+1])-0xdc00)
-			i++
-		default:
-			dst = append(dst, replacement...)
-		}
-	}
-	return dst
-}
-
-// escapeUCS4 appends the UCS4 text s (native-endian code points) as escaped
-// UTF-8 (escape false: transcoded only). The caller has reserved
-// maxEscapeLen×len(s) bytes.
-func escapeUCS4(dst []byte, s []uint32, escape bool) []byte {
-	for _, u := range s {
-		c := rune(u)
-		switch {
-		case u < 0x80:
-			if e := escapes[c]; e != "" && escape {
-				dst = append(dst, e...)
-			} else {
-				dst = append(dst, byte(c))
-			}
-		case u > 0x10ffff || u >= 0xd800 && u <= 0xdfff:
-			dst = append(dst, replacement...)
-		default:
-			dst = appendRune(dst, c)
-		}
-	}
-	return dst
-}

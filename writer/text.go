@@ -118,15 +118,3 @@ func (e *encoder) utf8(h uint64, i, n int) []byte {
 		return unsafe.Slice((*byte)(e.t.External(i)), n)
 	}
 }
-
-// transcodeLatin1 appends the UCS1 text s as UTF-8 without escaping.
-func transcodeLatin1(dst, s []byte) []byte {
-	for _, c := range s {
-		if c < 0x80 {
-			dst = append(dst, c)
-		} else {
-			dst = append(dst, 0xc0|c>>6, 0x80|c&0x3f)
-		}
-	}
-	return dst
-}

@@ -2,8 +2,10 @@ package writer
 
 import (
 	"encoding/binary"
+	"math"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/isojson/isojson/backend"
 )
@@ -50,6 +52,9 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 	e.out, e.buf, e.alloc, e.t, e.words, e.input = o, o.Buf, o.Alloc, t, t.Words, input
 	e.bigFloat = flags&BigIntAsFloat != 0
 	if flags&(Indent2|SortKeys) == 0 {
+		if e.stack == nil {
+			e.stack = e.stackBuf[:0]
+		}
 		e.buf, _ = e.compact(e.buf, 0)
 	} else {
 		e.indent = flags&Indent2 != 0
@@ -61,7 +66,7 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 		e.buf = append(e.buf, '\n')
 	}
 	o.Buf = e.buf
-	*e = encoder{keys: e.keys[:0]}
+	*e = encoder{keys: e.keys[:0], stack: e.stack[:0]}
 	encoderPool.Put(e)
 }
 
@@ -80,6 +85,11 @@ type encoder struct {
 	// keys is a stack of member indices being written in sorted order;
 	// each sorted object pushes its members and pops them when done.
 	keys []sortKey
+	// stack holds the open containers of the compact walk, in stackBuf
+	// up to its size, so that a new encoder (the pool may drop one) needs
+	// no allocation for it.
+	stack    []int
+	stackBuf [32]int
 }
 
 var encoderPool = sync.Pool{New: func() any { return new(encoder) }}
@@ -165,90 +175,211 @@ func (e *encoder) textTo(buf []byte, k backend.Kind, i int) []byte {
 	return e.buf
 }
 
+// Header bits that decide whether a String is written by a plain copy:
+// clean UTF-8 text. With the storage bits, cleanExternal is what dumps
+// hands over for nearly every string, whose second word is its address.
+const (
+	copyMask      = 0xff<<backend.KindShift | backend.CleanBit | 3<<backend.WidthShift
+	cleanUTF8     = uint64(backend.KindString)<<backend.KindShift | backend.CleanBit
+	storageMask   = 0xf << backend.StorageShift
+	cleanExternal = cleanUTF8 | uint64(backend.StorageExternal)<<backend.StorageShift
+)
+
 // compact writes the value at i to buf with no whitespace and keys in tape
 // order (the default options, the hot path), and returns buf and the index
 // after the value.
+//
+// It is one loop over the tape with an explicit stack of the open
+// containers, not a call per container, member and key: on documents of
+// many small objects (what dumps mostly writes) the calls' prologues and
+// the passing of buf in and out cost more than the writing. The output
+// slice, the tape and the innermost container stay in registers; room is
+// checked once per member (comma, a short key, a scalar or short string
+// value), and clean UTF-8 text of up to 32 bytes, keys and values alike, is
+// copied with a few overlapping word moves instead of a memmove call.
 func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
-	words := e.words
-	h := words[i]
-	switch k := backend.Kind(h >> backend.KindShift); k {
-	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
-		return e.textTo(buf, k, i), i + backend.RefWords
-	case backend.KindArray:
-		end := int(words[i+1])
-		buf = e.room(buf, scalarRoom)
-		buf = append(buf, '[')
-		j := i + backend.ContainerWords
-		for first := true; j < end; first = false {
-			buf = e.room(buf, scalarRoom+1)
-			if !first {
-				buf = append(buf, ',')
-			}
-			switch backend.Kind(words[j] >> backend.KindShift) {
-			case backend.KindFloat:
-				// Arrays of floats (coordinates, series) skip a call.
-				buf = appendFloatBits(buf, words[j+1])
-				j += 2
-			case backend.KindArray, backend.KindObject:
-				// Nested containers (canada's coordinate pairs) skip
-				// compactElem.
-				buf, j = e.compact(buf, j)
-			default:
-				buf, j = e.compactElem(buf, j)
-			}
+	// The stack of open containers stays in memory (it changes only when
+	// a container opens or closes), so that the loop's values fit in
+	// registers. Pushes and pops pair up, so a nested compact (for a key
+	// that is not text, in a malformed tape) works above this one's
+	// containers and leaves them as they were.
+	// top is the innermost open container as end<<1 | isObject (outer
+	// ones are on the stack); atRoot means none, and its end is never
+	// reached.
+	const atRoot = math.MaxInt
+	top := atRoot
+	buf = e.room(buf, memberRoom)
+	for {
+		// The value at i; there is room for a scalar or a short string.
+		var after byte // what follows short text: ':' after a key
+		h := e.words[i]
+		if h&copyMask == cleanUTF8 && h&backend.LenMask <= shortText {
+			goto short
 		}
-		buf = e.room(buf, 1)
-		return append(buf, ']'), end
-	case backend.KindObject:
-		end := int(words[i+1])
-		buf = e.room(buf, scalarRoom)
-		buf = append(buf, '{')
-		j := i + backend.ContainerWords
-		for first := true; j < end; first = false {
-			// One check covers the comma, a short key and a scalar.
+		switch k := backend.Kind(h >> backend.KindShift); k {
+		case backend.KindString:
+			if n := int(h & backend.LenMask); h&copyMask == cleanUTF8 {
+				buf = e.room(buf, n+2)
+				l := len(buf)
+				buf = buf[:l+n+2]
+				buf[l] = '"'
+				copy(buf[l+1:l+1+n], unsafe.Slice((*byte)(e.textAddr(h, i, n)), n))
+				buf[l+n+1] = '"'
+			} else {
+				buf = e.textTo(buf, k, i)
+			}
+			i += backend.RefWords
+		case backend.KindInt:
+			if v := int64(e.words[i+1]); v >= 0 {
+				buf = appendUint(buf, uint64(v)) // one call, not two
+			} else {
+				buf = appendInt(buf, v)
+			}
+			i += backend.NumberWords
+		case backend.KindFloat:
+			buf = appendFloatBits(buf, e.words[i+1])
+			i += backend.NumberWords
+		case backend.KindUint:
+			buf = appendUint(buf, e.words[i+1])
+			i += backend.NumberWords
+		case backend.KindNull, backend.KindTrue, backend.KindFalse:
+			// Stored as one word (the room is there).
+			l := len(buf)
+			lit := &literals[k-backend.KindNull]
+			binary.LittleEndian.PutUint64(buf[l:l+8], lit.word)
+			buf = buf[:l+lit.len]
+			i++
+		case backend.KindArray, backend.KindObject:
+			inner := int(e.words[i+1])
+			i += backend.ContainerWords
+			l := len(buf)
+			isObj := int(k - backend.KindArray) // 1 for an object
+			open := byte('[' + 0x20*isObj)      // '{' is '[' + 0x20
+			if inner <= i {
+				// Empty ('[' + 2 is ']', '{' + 2 is '}').
+				buf = buf[:l+2]
+				buf[l], buf[l+1] = open, open+2
+				break
+			}
+			buf = buf[:l+1]
+			buf[l] = open
+			e.stack = append(e.stack, top)
+			top = inner<<1 | isObj
 			buf = e.room(buf, memberRoom)
-			if !first {
-				buf = append(buf, ',')
+			if isObj == 0 {
+				continue
 			}
-			buf, j = e.keyColon(buf, j)
-			// The commonest member values skip compactElem's call.
-			switch k := backend.Kind(words[j] >> backend.KindShift); k {
-			case backend.KindString:
-				buf = e.textTo(buf, k, j)
-				j += backend.RefWords
-			case backend.KindInt:
-				buf = appendInt(buf, int64(words[j+1]))
-				j += 2
-			case backend.KindArray, backend.KindObject:
-				buf, j = e.compact(buf, j)
-			default:
-				buf, j = e.compactElem(buf, j)
-			}
+			goto key
+		case backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+			buf = e.textTo(buf, k, i)
+			i += backend.RefWords
+		default:
+			panic("writer: invalid tape entry " + k.String())
 		}
-		buf = e.room(buf, 1)
-		return append(buf, '}'), end
-	default:
-		buf = e.room(buf, scalarRoom)
-		return appendScalar(buf, words, k, i)
+	next:
+		// Close the containers that end here: i >= end, that is
+		// 2i+1 >= end<<1 | isObject.
+		for i<<1|1 >= top {
+			buf = e.room(buf, 1)
+			l := len(buf)
+			buf = buf[:l+1]
+			buf[l] = byte(']' + 0x20*(top&1))
+			top = e.stack[len(e.stack)-1]
+			e.stack = e.stack[:len(e.stack)-1]
+		}
+		if top == atRoot {
+			return buf, i
+		}
+		// The next member: one check covers the comma, a short key and
+		// a scalar or short string.
+		buf = e.room(buf, memberRoom)
+		buf = buf[:len(buf)+1]
+		buf[len(buf)-1] = ','
+		if top&1 == 0 {
+			continue
+		}
+	key:
+		// The key at i and its colon.
+		h = e.words[i]
+		if h&copyMask != cleanUTF8 || h&backend.LenMask > shortText {
+			e.buf = buf
+			i = e.key(i)
+			e.grow(1 + scalarRoom)
+			buf = append(e.buf, ':')
+			continue
+		}
+		after = ':'
+	short:
+		// Clean UTF-8 text of up to shortText bytes, a key or a value,
+		// between quotes (and the key's colon), copied with overlapping
+		// 16-, 8- or 4-byte words that read nothing outside the text:
+		// External text from Python has no room after it.
+		{
+			n := int(h & backend.LenMask)
+			var p unsafe.Pointer
+			if h&storageMask == uint64(backend.StorageExternal)<<backend.StorageShift {
+				p = *(*unsafe.Pointer)(unsafe.Pointer(&e.words[i+1]))
+			} else {
+				p = unsafe.Pointer(unsafe.SliceData(e.utf8(h, i, n)))
+			}
+			l := len(buf)
+			out := buf[l : l+shortText+3]
+			d := unsafe.Pointer(&out[1])
+			switch {
+			case n >= 16:
+				a, b := load64(p), load64(unsafe.Add(p, 8))
+				c, f := load64(unsafe.Add(p, n-16)), load64(unsafe.Add(p, n-8))
+				store64(d, a)
+				store64(unsafe.Add(d, 8), b)
+				store64(unsafe.Add(d, n-16), c)
+				store64(unsafe.Add(d, n-8), f)
+			case n >= 8:
+				a, b := load64(p), load64(unsafe.Add(p, n-8))
+				store64(d, a)
+				store64(unsafe.Add(d, n-8), b)
+			case n >= 4:
+				a, b := load32(p), load32(unsafe.Add(p, n-4))
+				store32(d, a)
+				store32(unsafe.Add(d, n-4), b)
+			case n > 0:
+				s := unsafe.Slice((*byte)(p), n)
+				out[1], out[1+n/2], out[n] = s[0], s[n/2], s[n-1]
+			}
+			out[0] = '"'
+			out[n+1] = '"'
+			out[n+2] = after
+			i += backend.RefWords
+			if after != 0 {
+				buf = buf[:l+n+3]
+				continue
+			}
+			buf = buf[:l+n+2]
+		}
+		goto next
 	}
 }
 
-// compactElem is compact for a container member, with scalarRoom bytes
-// already reserved: scalars are written inline without another call.
-func (e *encoder) compactElem(buf []byte, i int) ([]byte, int) {
-	words := e.words
-	switch k := backend.Kind(words[i] >> backend.KindShift); k {
-	case backend.KindInt:
-		return appendInt(buf, int64(words[i+1])), i + 2
-	case backend.KindFloat:
-		return appendFloatBits(buf, words[i+1]), i + 2
-	case backend.KindString:
-		return e.textTo(buf, k, i), i + backend.RefWords
-	case backend.KindArray, backend.KindObject, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
-		return e.compact(buf, i)
-	default:
-		return appendScalar(buf, words, k, i)
+// literals are null, false and true (in Kind order) as little-endian words.
+var literals = [3]struct {
+	word uint64
+	len  int
+}{
+	{uint64('n') | uint64('u')<<8 | uint64('l')<<16 | uint64('l')<<24, 4},
+	{uint64('f') | uint64('a')<<8 | uint64('l')<<16 | uint64('s')<<24 | uint64('e')<<32, 5},
+	{uint64('t') | uint64('r')<<8 | uint64('u')<<16 | uint64('e')<<24, 4},
+}
+
+// shortText is the longest text that the compact walk copies with word
+// moves; memberRoom has room for it.
+const shortText = 32
+
+// textAddr returns the address of the n bytes of UTF-8 text of the ref
+// entry at i with header h.
+func (e *encoder) textAddr(h uint64, i, n int) unsafe.Pointer {
+	if h&storageMask == uint64(backend.StorageExternal)<<backend.StorageShift {
+		return *(*unsafe.Pointer)(unsafe.Pointer(&e.words[i+1]))
 	}
+	return unsafe.Pointer(unsafe.SliceData(e.utf8(h, i, n)))
 }
 
 // key writes the object key at i (a String entry; any ref kind works) and
@@ -264,44 +395,6 @@ func (e *encoder) key(i int) int {
 	// so that a wrong tape still gives text rather than a crash.
 	e.buf, i = e.compact(e.buf, i)
 	return i
-}
-
-// keyColon writes the object key at i and the colon after it to buf, and
-// returns buf and the index of its value; the caller has reserved
-// shortKeyRoom+scalarRoom bytes, and the same room is left for the value.
-// A clean UTF-8 key (nearly every key) of up to 32 bytes is written within
-// that reservation with overlapping 16/8/4-byte moves that read nothing
-// past its end (External text from Python has no room there, so the copy16
-// of text does not apply), instead of a memmove call.
-func (e *encoder) keyColon(buf []byte, i int) ([]byte, int) {
-	h := e.words[i]
-	if n := int(h & backend.LenMask); n <= 32 && h&(0xff<<backend.KindShift|backend.CleanBit|3<<backend.WidthShift) ==
-		uint64(backend.KindString)<<backend.KindShift|backend.CleanBit {
-		s := e.utf8(h, i, n)
-		l := len(buf)
-		out := buf[l : l+shortKeyRoom]
-		out[0] = '"'
-		switch d := out[1:]; {
-		case n >= 16:
-			copy16(d, s)
-			copy16(d[n-16:], s[n-16:])
-		case n >= 8:
-			binary.LittleEndian.PutUint64(d, binary.LittleEndian.Uint64(s))
-			binary.LittleEndian.PutUint64(d[n-8:], binary.LittleEndian.Uint64(s[n-8:]))
-		case n >= 4:
-			binary.LittleEndian.PutUint32(d, binary.LittleEndian.Uint32(s))
-			binary.LittleEndian.PutUint32(d[n-4:], binary.LittleEndian.Uint32(s[n-4:]))
-		case n > 0:
-			d[0], d[n/2], d[n-1] = s[0], s[n/2], s[n-1]
-		}
-		out[n+1] = '"'
-		out[n+2] = ':'
-		return buf[:l+n+3], i + backend.RefWords
-	}
-	e.buf = buf
-	i = e.key(i)
-	e.grow(1 + scalarRoom)
-	return append(e.buf, ':'), i
 }
 
 // indentText is a newline and enough spaces for MaxDepth levels; deeper

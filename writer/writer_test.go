@@ -3,6 +3,8 @@ package writer
 import (
 	"math"
 	"testing"
+
+	"github.com/isojson/isojson/backend"
 )
 
 func mathFloat64bits(f float64) uint64 { return math.Float64bits(f) }
@@ -39,5 +41,34 @@ func TestBigInt(t *testing.T) {
 	// orjson.dumps(orjson.loads(...)): integers beyond 64 bits load as floats.
 	if got, want := string(Append(nil, tp, nil, BigIntAsFloat)), `[1.2345678901234568e+29,-1e+23,18446744073709551615]`; got != want {
 		t.Errorf("as float: got %s", got)
+	}
+}
+
+// TestContainerKeys writes objects whose keys are containers, which no
+// producer makes but a malformed tape may hold: the compact walk writes
+// such a key with a nested walk, which must leave the outer containers'
+// stack as it was.
+func TestContainerKeys(t *testing.T) {
+	tp := &backend.Tape{}
+	outer := tp.OpenContainer(backend.KindArray)
+	obj := tp.OpenContainer(backend.KindObject)
+	key := tp.OpenContainer(backend.KindArray)
+	inner := tp.OpenContainer(backend.KindObject)
+	tp.AppendRef(backend.KindString, backend.Ref{Storage: backend.StorageArena, Clean: true})
+	tp.AppendNumber(backend.KindInt, 1)
+	tp.CloseContainer(inner, 1)
+	tp.CloseContainer(key, 1)
+	val := tp.OpenContainer(backend.KindArray)
+	tp.AppendNumber(backend.KindInt, 2)
+	tp.AppendScalar(backend.KindNull)
+	tp.CloseContainer(val, 2)
+	tp.AppendNumber(backend.KindInt, 3) // a key that is a number
+	tp.AppendScalar(backend.KindTrue)
+	tp.CloseContainer(obj, 2)
+	tp.AppendScalar(backend.KindFalse)
+	tp.CloseContainer(outer, 2)
+	want := `[{[{"":1}]:[2,null],3:true},false]`
+	if got := string(Append(nil, tp, nil, 0)); got != want {
+		t.Errorf("got %s, want %s", got, want)
 	}
 }

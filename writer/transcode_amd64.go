@@ -1,0 +1,68 @@
+package writer
+
+import (
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+// useSSSE3 enables the SSSE3 kernel (transcode_amd64.s) for clean UCS2
+// text; tests turn it off to check the portable path on the same machine.
+var useSSSE3 = cpuid.CPU.Has(cpuid.SSSE3)
+
+// ucs2ToUTF8SSSE3 is in transcode_amd64.s.
+//
+//go:noescape
+func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable, escape bool) (read, written int)
+
+// ucs2MixTable holds the shuffles that compress 4 units of ASCII and
+// 3-byte characters (as first, second and third bytes in two registers:
+// firsts at 0-7 and seconds at 8-15 of one, thirds at 0-7 of the other) into
+// their UTF-8, chosen by the half of the 8-unit block (0: units 0-3) and
+// which of its units are ASCII (bit k: unit k of the half), and the length
+// of the result. The assembly reads it at fixed offsets: masks at 0, lens
+// at 1024.
+type ucs2MixTable struct {
+	masks [2][16][2][16]byte // [half][ascii][register]
+	lens  [16]byte           // [ascii]
+}
+
+// The assembly's offsets, checked when compiling: an index out of range.
+var _ = [1]int{}[unsafe.Offsetof(ucs2MixTable{}.lens)-1024]
+
+var ucs2Mix = func() (t ucs2MixTable) {
+	const zero = 0x80 // a shuffle index with the top bit set gives 0
+	for half := range 2 {
+		for ascii := range 16 {
+			m := &t.masks[half][ascii]
+			for j := range 16 {
+				m[0][j], m[1][j] = zero, zero
+			}
+			n := 0
+			for k := range 4 {
+				u := byte(4*half + k)
+				if ascii>>k&1 != 0 {
+					m[0][n] = u
+					n++
+					continue
+				}
+				m[0][n], m[0][n+1], m[1][n+2] = u, 8+u, u
+				n += 3
+			}
+			t.lens[ascii] = byte(n)
+		}
+	}
+	return t
+}()
+
+// ucs2Blocks transcodes the leading blocks of 8 units of the UCS2 text s
+// that hold only ASCII and 3-byte characters (and, with escape, nothing to
+// escape) to p, and returns the units read and the bytes written; it reads
+// nothing when the CPU lacks SSSE3. p has room for maxEscapeLen bytes a
+// unit of s.
+func ucs2Blocks(p unsafe.Pointer, s []uint16, escape bool) (read, written int) {
+	if !useSSSE3 || len(s) < 8 {
+		return 0, 0
+	}
+	return ucs2ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix, escape)
+}

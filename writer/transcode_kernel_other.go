@@ -1,0 +1,12 @@
+//go:build !amd64
+
+package writer
+
+import "unsafe"
+
+// useSSSE3 is false where there is no SSSE3 kernel.
+var useSSSE3 = false
+
+// ucs2Blocks is the SIMD kernel's hook (transcode_amd64.go); elsewhere the
+// SWAR code in transcode.go does all the work.
+func ucs2Blocks(p unsafe.Pointer, s []uint16, escape bool) (read, written int) { return 0, 0 }
