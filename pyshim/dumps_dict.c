@@ -5,29 +5,55 @@
  * Keys must be exact str, as orjson requires ("Dict key must be str"), unless
  * OPT_NON_STR_KEYS turns other keys into strings (dumps_key.c). The count is
  * of members actually written: default= may mutate the dict while it is
- * walked, and PyDict_Next stays memory-safe when it does. */
+ * walked; the walk stays memory-safe as PyDict_Next does (dumps_internal.h).
+ * Members go through a cursor (dumps_internal.h): cached keys and the
+ * commonest values without a call. */
 #include "dumps_internal.h"
+
 
 int dumps_dict(dumps_ctx *c, PyObject *o)
 {
-    size_t at, count = 0;
-    Py_ssize_t pos = 0;
+    dumps_cursor k;
+    dumps_dict_iter it;
+    size_t count = 0;
     PyObject *key, *value;
     if (c->opts & (OPT_SORT_KEYS | OPT_NON_STR_KEYS))
         return dumps_dict_collected(c, o, (c->opts & OPT_SORT_KEYS) != 0);
     if (dumps_enter(c, o, 1) < 0)
         return -1;
-    if (dumps_open(c, ISOJSON_OBJECT, &at) < 0)
+    dumps_cursor_load(c, &k);
+    if (dumps_cursor_room(c, &k, 2) < 0)
         goto fail;
-    while (PyDict_Next(o, &pos, &key, &value)) {
-        if (dumps_key(c, key) < 0 || dumps_value_inline(c, value) < 0)
+    size_t at = (size_t)(k.w - c->tape.words);
+    k.w[0] = dumps_kind(ISOJSON_OBJECT);
+    k.w += 2;
+    dumps_dict_iter_start(&it, o);
+    while (dumps_dict_iter_next(&it, &key, &value)) {
+        /* A key and the widest scalar. */
+        if (dumps_cursor_room(c, &k, 6) < 0)
             goto fail;
+        if (!dumps_cursor_cached_key(c, &k, key)) {
+            /* No Python code runs for a key: the dict is unchanged. */
+            dumps_cursor_store(c, &k);
+            int rc = dumps_key(c, key);
+            dumps_cursor_load(c, &k);
+            if (rc < 0)
+                goto fail;
+        }
+        uint64_t foreign = c->foreign;
+        if (dumps_cursor_member(c, &k, value, 0) < 0)
+            goto fail;
+        /* Python code may have changed the dict. */
+        if (c->foreign != foreign)
+            dumps_dict_iter_refresh(&it);
         count++;
     }
+    dumps_cursor_store(c, &k);
     dumps_close(c, at, count);
     dumps_leave(c);
     return 0;
 fail:
+    dumps_cursor_store(c, &k);
     dumps_leave(c);
     return -1;
 }
