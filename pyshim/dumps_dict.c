@@ -40,13 +40,15 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
             if (rc < 0)
                 goto fail;
         }
+        count++;
+        if (dumps_cursor_scalar(&k, value) || dumps_cursor_leaf(c, &k, value))
+            continue;
         uint64_t foreign = c->foreign;
-        if (dumps_cursor_member(c, &k, value, 0) < 0)
+        if (dumps_cursor_slow(c, &k, value) < 0)
             goto fail;
         /* Python code may have changed the dict. */
         if (c->foreign != foreign)
             dumps_dict_iter_refresh(&it);
-        count++;
     }
     dumps_cursor_store(c, &k);
     dumps_close(c, at, count);

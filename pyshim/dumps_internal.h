@@ -394,21 +394,23 @@ static inline unsigned dumps_dict_log2_index_bytes(unsigned log2_size)
  * value it returns, never escape to a function that is not inlined. */
 typedef struct dumps_dict_iter {
     PyObject *dict;
-    Py_ssize_t pos;  /* PyDict_Next's position */
+    Py_ssize_t pos;  /* PyDict_Next's position, while entries is NULL */
 #if DUMPS_DICT_DIRECT
-    /* &entries[0].me_key, stride words apart (2 for DUMPS_DICT_KEYS_UNICODE
-     * entries, 3 for the general ones with their hash first); NULL: through
-     * PyDict_Next. */
-    PyObject *const *entries;
+    /* The me_key field of the first entry (PyDictUnicodeEntry {me_key,
+     * me_value}, or PyDictKeyEntry {me_hash, me_key, me_value}), of the next
+     * entry to read and past the last one, stride bytes apart; entries NULL:
+     * through PyDict_Next. */
+    const char *entries, *next, *end;
     size_t stride;
-    Py_ssize_t nentries;
 #endif
 } dumps_dict_iter;
 
-/* Takes the table's snapshot (again). */
+/* Takes the table's snapshot (again), at the same position. */
 static inline void dumps_dict_iter_refresh(dumps_dict_iter *it)
 {
 #if DUMPS_DICT_DIRECT
+    if (it->entries != NULL)
+        it->pos = (Py_ssize_t)((size_t)(it->next - it->entries) / it->stride);
     const PyDictObject *mp = (const PyDictObject *)it->dict;
     const dumps_dict_keys_314 *dk = (const dumps_dict_keys_314 *)mp->ma_keys;
     it->entries = NULL;
@@ -416,10 +418,15 @@ static inline void dumps_dict_iter_refresh(dumps_dict_iter *it)
         dk->dk_log2_index_bytes != dumps_dict_log2_index_bytes(dk->dk_log2_size) || dk->dk_nentries < mp->ma_used ||
         (uint64_t)dk->dk_nentries > ((uint64_t)1 << dk->dk_log2_size))
         return;
-    PyObject *const *first = (PyObject *const *)(dk->dk_indices + ((size_t)1 << dk->dk_log2_index_bytes));
-    it->stride = dk->dk_kind == DUMPS_DICT_KEYS_UNICODE ? 2 : 3;
-    it->entries = dk->dk_kind == DUMPS_DICT_KEYS_UNICODE ? first : first + 1;
-    it->nentries = dk->dk_nentries;
+    const char *first = dk->dk_indices + ((size_t)1 << dk->dk_log2_index_bytes);
+    int unicode = dk->dk_kind == DUMPS_DICT_KEYS_UNICODE;
+    size_t stride = unicode ? 2 * sizeof(PyObject *) : 3 * sizeof(PyObject *);
+    it->stride = stride;
+    it->entries = unicode ? first : first + sizeof(Py_hash_t);
+    it->end = it->entries + (size_t)dk->dk_nentries * stride;
+    /* A table that shrank below the position has nothing more to read, as
+     * PyDict_Next finds. */
+    it->next = it->pos < dk->dk_nentries ? it->entries + (size_t)it->pos * stride : it->end;
 #endif
 }
 
@@ -427,20 +434,25 @@ static inline void dumps_dict_iter_start(dumps_dict_iter *it, PyObject *dict)
 {
     it->dict = dict;
     it->pos = 0;
+#if DUMPS_DICT_DIRECT
+    it->entries = NULL;
+#endif
     dumps_dict_iter_refresh(it);
 }
 
 static inline __attribute__((always_inline)) int dumps_dict_iter_next(dumps_dict_iter *it, PyObject **key,
-                                                                PyObject **value)
+                                                                      PyObject **value)
 {
 #if DUMPS_DICT_DIRECT
     if (__builtin_expect(it->entries != NULL, 1)) {
-        for (Py_ssize_t i = it->pos; i < it->nentries; i++) {
-            PyObject *const *e = it->entries + (size_t)i * it->stride;
-            if (e[1] != NULL) {
-                *key = e[0];
-                *value = e[1];
-                it->pos = i + 1;
+        while (it->next < it->end) {
+            const char *e = it->next;
+            PyObject *v;
+            it->next = e + it->stride;
+            memcpy(&v, e + sizeof(PyObject *), sizeof v);
+            if (v != NULL) {
+                memcpy(key, e, sizeof *key);
+                *value = v;
                 return 1;
             }
         }
