@@ -74,6 +74,8 @@ static int buffers_ready(dumps_buffers *b)
 
 dumps_buffers *dumps_buffers_take(void)
 {
+    /* Before the walk: the check builds dicts. */
+    dumps_dict_direct_check();
     dumps_buffers *b = tls_buffers;
     if (b != NULL) {
         tls_buffers = NULL;

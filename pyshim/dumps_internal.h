@@ -350,10 +350,13 @@ static inline void dumps_key_copy(dumps_ctx *c, const dumps_keyslot *slot)
  *
  * The keys object is private to CPython (Include/internal/pycore_dict.h), so
  * this is limited to the layout it mirrors: CPython 3.14 with the GIL (the
- * free-threaded build locks dicts and has another layout), and each dict's
- * keys are checked for self-consistency (the index width follows the table
- * size as CPython sets it; the entry count fits the table) before they are
- * read directly; a dict that fails the check goes through PyDict_Next. The
+ * free-threaded build locks dicts and has another layout), and checked once
+ * per process before it is used (dumps_dict_direct_check, run before the
+ * first walk): dicts of every kind the walk reads are iterated both ways and
+ * must agree, their index tables must have the width CPython gives their
+ * size. Until it has passed, and for good if it fails, every dict goes
+ * through PyDict_Next. The check holds for the process: the layout is the
+ * interpreter's, the same for all its sub-interpreters. The
  * snapshot of the table is taken again after every member that may have run
  * Python code (a slow value: default=, a nested container), as PyDict_Next
  * rereads it on every call; nothing else can change the dict while the walk
@@ -380,12 +383,8 @@ typedef struct dumps_dict_keys_314 {
 #define DUMPS_DICT_KEYS_GENERAL 0
 #define DUMPS_DICT_KEYS_UNICODE 1
 
-/* The width of the index table CPython gives a table of 2^log2_size slots
- * (new_keys_object in Objects/dictobject.c), as log2 of its size in bytes. */
-static inline unsigned dumps_dict_log2_index_bytes(unsigned log2_size)
-{
-    return log2_size + (log2_size >= 8) + (log2_size >= 16) + (log2_size >= 32);
-}
+/* 1 once dumps_dict_direct_check has passed (dumps_dict.c). */
+extern int dumps_dict_direct_ok;
 #else
 #define DUMPS_DICT_DIRECT 0
 #endif
@@ -405,8 +404,9 @@ typedef struct dumps_dict_iter {
 #endif
 } dumps_dict_iter;
 
-/* Takes the table's snapshot (again), at the same position. */
-static inline void dumps_dict_iter_refresh(dumps_dict_iter *it)
+/* Takes the table's snapshot (again), at the same position; direct is
+ * dumps_dict_direct_ok but for the check itself. */
+static inline void dumps_dict_iter_snapshot(dumps_dict_iter *it, int direct)
 {
 #if DUMPS_DICT_DIRECT
     if (it->entries != NULL)
@@ -414,9 +414,7 @@ static inline void dumps_dict_iter_refresh(dumps_dict_iter *it)
     const PyDictObject *mp = (const PyDictObject *)it->dict;
     const dumps_dict_keys_314 *dk = (const dumps_dict_keys_314 *)mp->ma_keys;
     it->entries = NULL;
-    if (mp->ma_values != NULL || dk->dk_kind > DUMPS_DICT_KEYS_UNICODE || dk->dk_log2_size >= 64 ||
-        dk->dk_log2_index_bytes != dumps_dict_log2_index_bytes(dk->dk_log2_size) || dk->dk_nentries < mp->ma_used ||
-        (uint64_t)dk->dk_nentries > ((uint64_t)1 << dk->dk_log2_size))
+    if (!direct || mp->ma_values != NULL || dk->dk_kind > DUMPS_DICT_KEYS_UNICODE)
         return;
     const char *first = dk->dk_indices + ((size_t)1 << dk->dk_log2_index_bytes);
     int unicode = dk->dk_kind == DUMPS_DICT_KEYS_UNICODE;
@@ -427,6 +425,13 @@ static inline void dumps_dict_iter_refresh(dumps_dict_iter *it)
     /* A table that shrank below the position has nothing more to read, as
      * PyDict_Next finds. */
     it->next = it->pos < dk->dk_nentries ? it->entries + (size_t)it->pos * stride : it->end;
+#endif
+}
+
+static inline void dumps_dict_iter_refresh(dumps_dict_iter *it)
+{
+#if DUMPS_DICT_DIRECT
+    dumps_dict_iter_snapshot(it, __atomic_load_n(&dumps_dict_direct_ok, __ATOMIC_RELAXED));
 #endif
 }
 
@@ -467,6 +472,10 @@ static inline __attribute__((always_inline)) int dumps_dict_iter_next(dumps_dict
     *value = v;
     return more;
 }
+
+/* Checks once that dicts are read directly as PyDict_Next reads them (see
+ * above); call it with the GIL held, before a walk. */
+void dumps_dict_direct_check(void);
 
 /* ---- the container loops' cursor ----
  *

@@ -212,3 +212,26 @@ def test_dict_mutation_under_debug_malloc():
         print("ok")
     """, 300, env=_util.child_env(PYTHONMALLOC="debug"))
     assert out.strip().endswith("ok")
+
+
+def test_ints_around_the_digit_boundaries():
+    """Ints of one, two and three 30-bit digits (two digits are read from
+    the digits directly), both signs, with and without OPT_STRICT_INTEGER,
+    exact and subclassed, alone and inside containers."""
+    values = []
+    for bits in (29, 30, 31, 52, 53, 54, 59, 60, 61, 62, 63):
+        for delta in (-1, 0, 1):
+            values += [(1 << bits) + delta, -((1 << bits) + delta)]
+    values += [2**64 - 1, -(2**63), 0, 1, -1]
+    # Beyond 64 bits isojson writes the digits where orjson raises.
+    values = [v for v in values if -(2**63) <= v < 2**64]
+    for v in values:
+        for doc in (v, [v], {"a": v}, [v, "x", {"b": [v]}], _util.MyInt(v)):
+            for option in (None, orjson.OPT_STRICT_INTEGER):
+                try:
+                    want = orjson.dumps(doc, option=option)
+                except orjson.JSONEncodeError as e:
+                    with pytest.raises(orjson.JSONEncodeError, match="^" + str(e) + "$"):
+                        isojson.dumps(doc, option=option)
+                else:
+                    assert isojson.dumps(doc, option=option) == want
