@@ -17,6 +17,9 @@
 #define CACHE_MAX_OUT ((size_t)16 << 20)    /* 16 MiB of output */
 #define CACHE_MAX_OBJS ((size_t)1 << 16)
 #define SCRATCH_CHUNK ((size_t)4096)
+/* What a call starts with when nothing is cached. */
+#define INITIAL_WORDS ((size_t)1024)
+#define INITIAL_OBJS ((size_t)256)
 
 static __thread dumps_buffers *tls_buffers;
 static pthread_key_t buffers_key;
@@ -49,22 +52,49 @@ static void buffers_destructor(void *p) { buffers_free(p); }
 
 static void buffers_key_init(void) { (void)pthread_key_create(&buffers_key, buffers_destructor); }
 
+/* The walk's cursors (dumps_internal.h) need the tape and the borrowed list
+ * allocated: a fresh context, or one whose big arrays were freed instead of
+ * cached, gets small ones. */
+static int buffers_ready(dumps_buffers *b)
+{
+    if (b->tape.words == NULL) {
+        b->tape.words = malloc(INITIAL_WORDS * sizeof *b->tape.words);
+        if (b->tape.words == NULL)
+            return -1;
+        b->tape.cap = INITIAL_WORDS;
+    }
+    if (b->borrowed.items == NULL) {
+        b->borrowed.items = malloc(INITIAL_OBJS * sizeof *b->borrowed.items);
+        if (b->borrowed.items == NULL)
+            return -1;
+        b->borrowed.cap = INITIAL_OBJS;
+    }
+    return 0;
+}
+
 dumps_buffers *dumps_buffers_take(void)
 {
+    /* Before the walk: the check builds dicts. */
+    dumps_dict_direct_check();
     dumps_buffers *b = tls_buffers;
     if (b != NULL) {
         tls_buffers = NULL;
-        return b;
+    } else {
+        b = calloc(1, sizeof *b);
+        if (b == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        /* Zeroed slots hold gen 0, which no call uses. */
+        b->keys = calloc(DUMPS_KEYSLOTS, sizeof *b->keys);
+        if (b->keys == NULL) {
+            free(b);
+            PyErr_NoMemory();
+            return NULL;
+        }
     }
-    b = calloc(1, sizeof *b);
-    if (b == NULL) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    /* Zeroed slots hold gen 0, which no call uses. */
-    b->keys = calloc(DUMPS_KEYSLOTS, sizeof *b->keys);
-    if (b->keys == NULL) {
-        free(b);
+    if (buffers_ready(b) < 0) {
+        buffers_free(b);
         PyErr_NoMemory();
         return NULL;
     }
