@@ -1,0 +1,188 @@
+/* The tape of a dumps call, written as JSON into the bytes object returned.
+ *
+ * Text of a few KiB or more is written by the engine straight into the
+ * storage of that bytes object: created at an estimated size, grown through a
+ * callback when the estimate falls short, cut to the written length at the
+ * end, so there is no intermediate buffer to copy from. Shorter text goes
+ * through the thread's cached C buffer and one copy into a bytes object of
+ * the exact size: there the copy costs less than the resize would, and the
+ * writer's reservations (it wants up to 77 bytes of room ahead of every
+ * member) would otherwise leave a short bytes object largely empty. */
+#include "dumps_internal.h"
+#include "dumps_write.h"
+
+/* Tapes from this size on are written without the GIL, so that other threads
+ * of the interpreter run meanwhile, when taking a reference to every object
+ * the tape points into (so that those threads cannot free them) costs little
+ * beside the write: few borrowed strings for the tape's size. */
+#define WRITE_UNLOCKED_MIN_WORDS 65536
+
+/* From this estimated size on, the text is written straight into the bytes
+ * object (measured: below it, the copy path is as fast or faster). */
+#define DIRECT_MIN_BYTES 4096
+
+/* ---- the size estimate ---- */
+
+/* Bytes of text per tape word of this thread's last dumps, in 1/16ths, for
+ * compact [0] and indented [1] output (0: no call yet). A program tends to
+ * dump documents of one shape again and again, for which this is nearly
+ * exact. A far-off guess is safe either way: too small costs regrowth (a
+ * realloc, as orjson's own writer does), too big costs slack that the final
+ * resize gives back in place. Holds no Python object, so a thread-local is
+ * allowed (threads of every interpreter share it harmlessly). */
+static __thread uint32_t text_per_word16[2];
+#define TEXT_PER_WORD16_FIRST_COMPACT (8 * 16)
+#define TEXT_PER_WORD16_FIRST_INDENT (12 * 16)
+#define TEXT_PER_WORD16_MIN 16          /* 1 byte a word */
+#define TEXT_PER_WORD16_MAX (16 * 16)   /* 16 bytes a word: bounds the slack */
+
+static size_t estimate_text(const dumps_ctx *c, int indent)
+{
+    size_t r = text_per_word16[indent];
+    if (r == 0)
+        r = indent ? TEXT_PER_WORD16_FIRST_INDENT : TEXT_PER_WORD16_FIRST_COMPACT;
+    size_t est = c->tape.len * r / 16 + c->tape.arena_len;
+    /* 1/8 of headroom, and the room the writer reserves ahead of a member
+     * (a comma, a short key and the longest scalar: 77 bytes). */
+    return est + est / 8 + 128;
+}
+
+static void learn_text_per_word(const dumps_ctx *c, int indent, size_t text_len)
+{
+    if (c->tape.len == 0)
+        return;
+    size_t r = (text_len * 16 + c->tape.len - 1) / c->tape.len;
+    if (r < TEXT_PER_WORD16_MIN)
+        r = TEXT_PER_WORD16_MIN;
+    if (r > TEXT_PER_WORD16_MAX)
+        r = TEXT_PER_WORD16_MAX;
+    text_per_word16[indent] = (uint32_t)r;
+}
+
+/* ---- the bytes object as the engine's output buffer ---- */
+
+typedef struct out_bytes {
+    PyObject *bytes;           /* refcount 1, reachable by nobody else until returned */
+    PyThreadState *released;   /* while the write runs without the GIL: its thread state */
+} out_bytes;
+
+/* A bytes object of n bytes that is ours alone (n >= 2: PyBytes_FromStringAndSize
+ * shares the empty one). Where the estimate cannot be had (a strict-overcommit
+ * system), a smaller one is tried: growth covers the rest. */
+static PyObject *new_output(size_t n)
+{
+    if (n > (size_t)PY_SSIZE_T_MAX / 2)
+        n = (size_t)PY_SSIZE_T_MAX / 2;
+    PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+    if (b == NULL && n >= 8 * DIRECT_MIN_BYTES && PyErr_ExceptionMatches(PyExc_MemoryError)) {
+        PyErr_Clear();
+        b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n / 8));
+    }
+    return b;
+}
+
+/* isojson_grow_fn: called by the engine, inside the write, on this thread,
+ * when the text outgrows the bytes object. */
+static int out_grow(void *ctx, isojson_buf *out, size_t need)
+{
+    out_bytes *ob = ctx;
+    if (need > (size_t)PY_SSIZE_T_MAX / 2)
+        return -1;
+    /* The object allocator needs the GIL (PYTHONMALLOC=debug checks it, and
+     * an own-GIL sub-interpreter has allocator state of its own), so a write
+     * without the GIL takes it back for the resize. No Python code runs
+     * meanwhile: resizing a bytes object allocates nothing the GC tracks,
+     * and nobody else can reach this one. */
+    if (ob->released != NULL)
+        PyEval_RestoreThread(ob->released);
+    int rc = _PyBytes_Resize(&ob->bytes, (Py_ssize_t)need);
+    if (ob->released != NULL)
+        ob->released = PyEval_SaveThread();
+    if (rc < 0)
+        return -1;  /* ob->bytes is NULL, MemoryError set */
+    out->data = (uint8_t *)PyBytes_AS_STRING(ob->bytes);
+    out->cap = need;
+    return 0;
+}
+
+static PyObject *engine_failed(int rc, const isojson_error *err)
+{
+    if (rc == ISOJSON_NOMEM) {
+        /* A failed resize has said so already. */
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        return NULL;
+    }
+    PyErr_Format(PyExc_TypeError, "%s", err->msg[0] ? err->msg : "internal error in the JSON writer");
+    return NULL;
+}
+
+static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, size_t est)
+{
+    out_bytes ob = {new_output(est), NULL};
+    if (ob.bytes == NULL)
+        return NULL;
+    isojson_buf out = {(uint8_t *)PyBytes_AS_STRING(ob.bytes), 0, (size_t)PyBytes_GET_SIZE(ob.bytes)};
+    isojson_error err;
+    err.offset = 0;
+    err.msg[0] = '\0';
+    int rc;
+    if (c->tape.len >= WRITE_UNLOCKED_MIN_WORDS && c->borrowed.len <= c->tape.len / 8) {
+        if (dumps_pin(c) < 0) {
+            Py_DECREF(ob.bytes);
+            return NULL;
+        }
+        ob.released = PyEval_SaveThread();
+        rc = engine->write_into(&c->tape, NULL, 0, opts, &out, out_grow, &ob, &err);
+        PyEval_RestoreThread(ob.released);
+        ob.released = NULL;
+    } else {
+        rc = engine->write_into(&c->tape, NULL, 0, opts, &out, out_grow, &ob, &err);
+    }
+    if (rc != ISOJSON_OK) {
+        Py_XDECREF(ob.bytes);
+        return engine_failed(rc, &err);
+    }
+    if (ob.bytes == NULL || out.data != (uint8_t *)PyBytes_AS_STRING(ob.bytes) ||
+        out.len > (size_t)PyBytes_GET_SIZE(ob.bytes)) {
+        /* Never: the engine broke the write_into contract. */
+        Py_XDECREF(ob.bytes);
+        PyErr_SetString(PyExc_SystemError, "isojson: the JSON writer lost its output buffer");
+        return NULL;
+    }
+    learn_text_per_word(c, (opts & OPT_INDENT_2) != 0, out.len);
+    if (_PyBytes_Resize(&ob.bytes, (Py_ssize_t)out.len) < 0)
+        return NULL;
+    return ob.bytes;
+}
+
+static PyObject *write_copied(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, isojson_buf *buf)
+{
+    isojson_error err;
+    err.offset = 0;
+    err.msg[0] = '\0';
+    buf->len = 0;
+    int rc = engine->write(&c->tape, NULL, 0, opts, buf, &err);
+    if (rc != ISOJSON_OK)
+        return engine_failed(rc, &err);
+    learn_text_per_word(c, (opts & OPT_INDENT_2) != 0, buf->len);
+    return PyBytes_FromStringAndSize((const char *)buf->data, (Py_ssize_t)buf->len);
+}
+
+PyObject *dumps_write_bytes(dumps_ctx *c, isojson_buf *small)
+{
+    /* Not the engine of the call's start: Python code run by the walk
+     * (default=, utcoffset...) may have fork()ed, and in the child that copy
+     * is stale; isojson_engine() loads the child's own (an atomic load
+     * otherwise). */
+    const isojson_engine_api *engine = isojson_engine();
+    if (engine == NULL)
+        return NULL;
+    /* The walk has put every object's members in key order already
+     * (dumps_sort.c), so the writer need not sort again. */
+    uint32_t opts = c->opts & ~OPT_SORT_KEYS;
+    size_t est = estimate_text(c, (opts & OPT_INDENT_2) != 0);
+    if (est < DIRECT_MIN_BYTES && c->tape.len < WRITE_UNLOCKED_MIN_WORDS)
+        return write_copied(c, engine, opts, small);
+    return write_direct(c, engine, opts, est);
+}
