@@ -23,40 +23,55 @@
 
 /* ---- the size estimate ---- */
 
-/* Bytes of text per tape word of this thread's last dumps, in 1/16ths, for
- * compact [0] and indented [1] output (0: no call yet). A program tends to
- * dump documents of one shape again and again, for which this is nearly
- * exact. A far-off guess is safe either way: too small costs regrowth (a
- * realloc, as orjson's own writer does), too big costs slack that the final
- * resize gives back in place. Holds no Python object, so a thread-local is
+/* This thread's last dumps, for compact [0] and indented [1] output: its
+ * bytes of text per tape word, in 1/16ths (0: no call yet), and its length
+ * of text. A program tends to dump documents of one shape again and again,
+ * for which words times that ratio is nearly exact, even when a few long
+ * strings make most of the text. A far-off guess is safe either way: too
+ * small costs regrowth (a realloc, as orjson's own writer does), too big
+ * costs slack that the final resize gives back in place; the slack is bounded
+ * by 16 bytes a word or the last text's length, whichever is more (memory
+ * this thread has just used). Holds no Python object, so a thread-local is
  * allowed (threads of every interpreter share it harmlessly). */
-static __thread uint32_t text_per_word16[2];
-#define TEXT_PER_WORD16_FIRST_COMPACT (8 * 16)
-#define TEXT_PER_WORD16_FIRST_INDENT (12 * 16)
-#define TEXT_PER_WORD16_MIN 16          /* 1 byte a word */
-#define TEXT_PER_WORD16_MAX (16 * 16)   /* 16 bytes a word: bounds the slack */
+typedef struct last_text {
+    size_t per_word16, len;
+} last_text;
+static __thread last_text last[2];
+#define PER_WORD16_FIRST_COMPACT (8 * 16)
+#define PER_WORD16_FIRST_INDENT (12 * 16)
+#define PER_WORD16_MIN 16                 /* 1 byte a word */
+#define PER_WORD16_CAP (16 * 16)          /* the slack bound's 16 bytes a word */
+#define PER_WORD16_MAX ((size_t)1 << 32)  /* keeps words * ratio from overflowing */
 
 static size_t estimate_text(const dumps_ctx *c, int indent)
 {
-    size_t r = text_per_word16[indent];
+    const last_text *l = &last[indent];
+    size_t r = l->per_word16;
     if (r == 0)
-        r = indent ? TEXT_PER_WORD16_FIRST_INDENT : TEXT_PER_WORD16_FIRST_COMPACT;
-    size_t est = c->tape.len * r / 16 + c->tape.arena_len;
+        r = indent ? PER_WORD16_FIRST_INDENT : PER_WORD16_FIRST_COMPACT;
+    size_t words = c->tape.len;
+    size_t bound = words * PER_WORD16_CAP / 16;
+    if (bound < l->len)
+        bound = l->len;
+    size_t est = words <= SIZE_MAX / r ? words * r / 16 : SIZE_MAX;
+    if (est > bound)
+        est = bound;
+    est += c->tape.arena_len;
     /* 1/8 of headroom, and the room the writer reserves ahead of a member
      * (a comma, a short key and the longest scalar: 77 bytes). */
     return est + est / 8 + 128;
 }
 
-static void learn_text_per_word(const dumps_ctx *c, int indent, size_t text_len)
+static void learn_text(const dumps_ctx *c, int indent, size_t text_len)
 {
     if (c->tape.len == 0)
         return;
-    size_t r = (text_len * 16 + c->tape.len - 1) / c->tape.len;
-    if (r < TEXT_PER_WORD16_MIN)
-        r = TEXT_PER_WORD16_MIN;
-    if (r > TEXT_PER_WORD16_MAX)
-        r = TEXT_PER_WORD16_MAX;
-    text_per_word16[indent] = (uint32_t)r;
+    size_t r = text_len / c->tape.len < PER_WORD16_MAX / 16 ? (text_len * 16 + c->tape.len - 1) / c->tape.len
+                                                             : PER_WORD16_MAX;
+    if (r < PER_WORD16_MIN)
+        r = PER_WORD16_MIN;
+    last[indent].per_word16 = r;
+    last[indent].len = text_len;
 }
 
 /* ---- the bytes object as the engine's output buffer ---- */
@@ -150,7 +165,7 @@ static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, ui
         PyErr_SetString(PyExc_SystemError, "isojson: the JSON writer lost its output buffer");
         return NULL;
     }
-    learn_text_per_word(c, (opts & OPT_INDENT_2) != 0, out.len);
+    learn_text(c, (opts & OPT_INDENT_2) != 0, out.len);
     if (_PyBytes_Resize(&ob.bytes, (Py_ssize_t)out.len) < 0)
         return NULL;
     return ob.bytes;
@@ -165,7 +180,7 @@ static PyObject *write_copied(dumps_ctx *c, const isojson_engine_api *engine, ui
     int rc = engine->write(&c->tape, NULL, 0, opts, buf, &err);
     if (rc != ISOJSON_OK)
         return engine_failed(rc, &err);
-    learn_text_per_word(c, (opts & OPT_INDENT_2) != 0, buf->len);
+    learn_text(c, (opts & OPT_INDENT_2) != 0, buf->len);
     return PyBytes_FromStringAndSize((const char *)buf->data, (Py_ssize_t)buf->len);
 }
 
