@@ -164,3 +164,11 @@ func backendName(i int) string {
 }
 
 func engineBackends() string { return C.GoString(isojson_engine_backends()) }
+
+// isojsonWriteIntoAgain repeats write_into into the buffer already there
+// (for benchmarks: no allocation between calls).
+func isojsonWriteIntoAgain(c *cCall) int {
+	var g C.isojson_test_grow
+	return int(isojson_engine_write_into(c.tape, (*C.uint8_t)(c.src), C.size_t(c.n), 0, c.out,
+		C.isojson_test_grow_ptr(), unsafe.Pointer(&g), c.err))
+}

@@ -221,3 +221,28 @@ func BenchmarkParseABI(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWriteABI measures the engine's fixed cost per write call (the
+// cgo crossing aside: Go calls the export directly) on a tiny tape, and
+// write_into on the corpus.
+func BenchmarkWriteABI(b *testing.B) {
+	c := newCCall()
+	defer c.free()
+	idx, _ := backendIndex("")
+	b.Run("tiny/write", func(b *testing.B) {
+		c.setInput([]byte("[1]"))
+		c.parse(idx)
+		for b.Loop() {
+			c.write(0)
+		}
+	})
+	b.Run("tiny/write_into", func(b *testing.B) {
+		c.setInput([]byte("[1]"))
+		c.parse(idx)
+		c.writeInto(0, 64, 0)
+		for b.Loop() {
+			c.out.len = 0
+			isojsonWriteIntoAgain(c)
+		}
+	})
+}
