@@ -11,32 +11,33 @@
 #include "dumps_internal.h"
 #include "dumps_write.h"
 
+#include <stdatomic.h>
+
 /* Tapes from this size on are written without the GIL, so that other threads
  * of the interpreter run meanwhile, when taking a reference to every object
  * the tape points into (so that those threads cannot free them) costs little
  * beside the write: few borrowed strings for the tape's size. */
 #define WRITE_UNLOCKED_MIN_WORDS 65536
 
-/* From this estimated size on, the text is written straight into the bytes
- * object (measured: below it, the copy path is as fast or faster). */
-#define DIRECT_MIN_BYTES 4096
 
 /* ---- the size estimate ---- */
 
-/* This thread's last dumps, for compact [0] and indented [1] output: its
- * bytes of text per tape word, in 1/16ths (0: no call yet), and its length
- * of text. A program tends to dump documents of one shape again and again,
- * for which words times that ratio is nearly exact, even when a few long
- * strings make most of the text. A far-off guess is safe either way: too
+/* The last long dumps (of any thread), for compact [0] and indented [1]
+ * output: its bytes of text per tape word, in 1/16ths (0: none yet), and its
+ * length of text. A program tends to dump documents of one shape again and
+ * again, for which words times that ratio is nearly exact, even when a few
+ * long strings make most of the text. A far-off guess is safe either way: too
  * small costs regrowth (a realloc, as orjson's own writer does), too big
- * costs slack that the final resize gives back in place; the slack is bounded
- * by 16 bytes a word or the last text's length, whichever is more (memory
- * this thread has just used). Holds no Python object, so a thread-local is
- * allowed (threads of every interpreter share it harmlessly). */
+ * costs slack that the final resize gives back in place; the slack is
+ * bounded by 16 bytes a word or the last text's length, whichever is more.
+ * Process-wide relaxed atomics rather than thread-locals: a thread-local
+ * lookup in a dlopen()ed library is a call (measured: a few percent of a
+ * 1 KB dumps), and threads that overwrite each other's figures only make the
+ * guess worse. Only calls of 2 KB of text or more store. */
 typedef struct last_text {
-    size_t per_word16, len;
+    _Atomic size_t per_word16, len;
 } last_text;
-static __thread last_text last[2];
+static last_text last[2];
 #define PER_WORD16_FIRST_COMPACT (8 * 16)
 #define PER_WORD16_FIRST_INDENT (12 * 16)
 #define PER_WORD16_MIN 16                 /* 1 byte a word */
@@ -45,17 +46,19 @@ static __thread last_text last[2];
 
 static size_t estimate_text(const dumps_ctx *c, int indent)
 {
-    const last_text *l = &last[indent];
-    size_t r = l->per_word16;
+    size_t r = atomic_load_explicit(&last[indent].per_word16, memory_order_relaxed);
+    size_t last_len = atomic_load_explicit(&last[indent].len, memory_order_relaxed);
     if (r == 0)
         r = indent ? PER_WORD16_FIRST_INDENT : PER_WORD16_FIRST_COMPACT;
     size_t words = c->tape.len;
     size_t bound = words * PER_WORD16_CAP / 16;
-    if (bound < l->len)
-        bound = l->len;
-    size_t est = words <= SIZE_MAX / r ? words * r / 16 : SIZE_MAX;
-    if (est > bound)
+    if (bound < last_len)
+        bound = last_len;
+    size_t est;
+    if (__builtin_mul_overflow(words, r, &est) || est / 16 > bound)
         est = bound;
+    else
+        est /= 16;
     est += c->tape.arena_len;
     /* 1/8 of headroom, and the room the writer reserves ahead of a member
      * (a comma, a short key and the longest scalar: 77 bytes). */
@@ -70,8 +73,8 @@ static void learn_text(const dumps_ctx *c, int indent, size_t text_len)
                                                              : PER_WORD16_MAX;
     if (r < PER_WORD16_MIN)
         r = PER_WORD16_MIN;
-    last[indent].per_word16 = r;
-    last[indent].len = text_len;
+    atomic_store_explicit(&last[indent].per_word16, r, memory_order_relaxed);
+    atomic_store_explicit(&last[indent].len, text_len, memory_order_relaxed);
 }
 
 /* ---- the bytes object as the engine's output buffer ---- */
@@ -120,7 +123,7 @@ static int out_grow(void *ctx, isojson_buf *out, size_t need)
     return 0;
 }
 
-static PyObject *engine_failed(int rc, const isojson_error *err)
+PyObject *dumps_write_failed(int rc, const isojson_error *err)
 {
     if (rc == ISOJSON_NOMEM) {
         /* A failed resize has said so already. */
@@ -156,7 +159,7 @@ static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, ui
     }
     if (rc != ISOJSON_OK) {
         Py_XDECREF(ob.bytes);
-        return engine_failed(rc, &err);
+        return dumps_write_failed(rc, &err);
     }
     if (ob.bytes == NULL || out.data != (uint8_t *)PyBytes_AS_STRING(ob.bytes) ||
         out.len > (size_t)PyBytes_GET_SIZE(ob.bytes)) {
@@ -171,33 +174,15 @@ static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, ui
     return ob.bytes;
 }
 
-static PyObject *write_copied(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, isojson_buf *buf)
+PyObject *dumps_write_long(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, isojson_buf *small)
 {
-    isojson_error err;
-    err.offset = 0;
-    err.msg[0] = '\0';
-    buf->len = 0;
-    int rc = engine->write(&c->tape, NULL, 0, opts, buf, &err);
-    if (rc != ISOJSON_OK)
-        return engine_failed(rc, &err);
-    learn_text(c, (opts & OPT_INDENT_2) != 0, buf->len);
-    return PyBytes_FromStringAndSize((const char *)buf->data, (Py_ssize_t)buf->len);
-}
-
-PyObject *dumps_write_bytes(dumps_ctx *c, isojson_buf *small)
-{
-    /* Not the engine of the call's start: Python code run by the walk
-     * (default=, utcoffset...) may have fork()ed, and in the child that copy
-     * is stale; isojson_engine() loads the child's own (an atomic load
-     * otherwise). */
-    const isojson_engine_api *engine = isojson_engine();
-    if (engine == NULL)
-        return NULL;
-    /* The walk has put every object's members in key order already
-     * (dumps_sort.c), so the writer need not sort again. */
-    uint32_t opts = c->opts & ~OPT_SORT_KEYS;
     size_t est = estimate_text(c, (opts & OPT_INDENT_2) != 0);
     if (est < DIRECT_MIN_BYTES && c->tape.len < WRITE_UNLOCKED_MIN_WORDS)
-        return write_copied(c, engine, opts, small);
+        return dumps_write_copied(c, engine, opts, small);
     return write_direct(c, engine, opts, est);
+}
+
+void dumps_write_learn(const dumps_ctx *c, uint32_t opts, size_t text_len)
+{
+    learn_text(c, (opts & OPT_INDENT_2) != 0, text_len);
 }

@@ -35,9 +35,11 @@ def growth_docs():
         # GIL, so growing takes it back.
         "unlocked": ({"nulls": [None] * 70000, "text": "\n" * 1_500_000}, None),
         "unlocked indent": ({"nulls": [None] * 70000, "text": "\x00" * 400_000}, OPT_INDENT_2),
-        # A few words of long strings: the first call's estimate is tiny (the
-        # cached C buffer grows instead); the next learns the ratio.
+        # Under 32 tape words: always the cached C buffer (grown) and a copy.
         "few long strings": (["\n" * 300_000, "é" * 300_000, {"k": "日" * 100_000}], None),
+        # 38 words of long strings: the first call's estimate is small (the
+        # copy path); the next one learns the ratio and goes direct.
+        "dozen long strings": (["\n\t" * 25_000 + str(i) for i in range(12)], None),
     }
 
 
