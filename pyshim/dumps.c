@@ -1,12 +1,13 @@
 /* dumps(obj, /, default=None, option=None) -> bytes, as orjson 3.13.
  *
  * The arguments are checked exactly as orjson checks them; the object graph is
- * walked into a tape (one serializer per type, dumps_<type>.c), one engine call
- * writes the tape as JSON into a C buffer, and that becomes the bytes. The
+ * walked into a tape (one serializer per type, dumps_<type>.c), and one engine
+ * call writes the tape as JSON straight into the bytes object returned. The
  * walk recurses, bounded by orjson's depth limit (254 containers) with a small
  * frame per level; exact types are dispatched by pointer comparison first. */
 #include "dumps_internal.h"
 #include "dumps_ctx.h"
+#include "dumps_write.h"
 
 /* ---- the walk ---- */
 
@@ -106,49 +107,6 @@ static int parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     return 0;
 }
 
-/* ---- the call ---- */
-
-/* Tapes from this size on are written without the GIL, so that other
- * threads of the interpreter run meanwhile, when taking a reference to every
- * object the tape points into (so that those threads cannot free them) costs
- * little beside the write: few strings for the tape's size. */
-#define WRITE_UNLOCKED_MIN_WORDS 65536
-
-static PyObject *write_bytes(dumps_ctx *c, isojson_buf *out)
-{
-    /* Not the engine of the call's start: Python code run by the walk
-     * (default=, utcoffset...) may have fork()ed, and in the child that copy
-     * is stale; isojson_engine() loads the child's own (an atomic load
-     * otherwise). */
-    const isojson_engine_api *engine = isojson_engine();
-    if (engine == NULL)
-        return NULL;
-    isojson_error err;
-    err.offset = 0;
-    err.msg[0] = '\0';
-    out->len = 0;
-    /* The walk has put every object's members in key order already
-     * (dumps_sort.c), so the writer need not sort again. */
-    uint32_t opts = c->opts & ~OPT_SORT_KEYS;
-    int rc;
-    if (c->tape.len >= WRITE_UNLOCKED_MIN_WORDS && c->borrowed.len <= c->tape.len / 8) {
-        if (dumps_pin(c) < 0)
-            return NULL;
-        Py_BEGIN_ALLOW_THREADS
-        rc = engine->write(&c->tape, NULL, 0, opts, out, &err);
-        Py_END_ALLOW_THREADS
-    } else {
-        rc = engine->write(&c->tape, NULL, 0, opts, out, &err);
-    }
-    if (rc == ISOJSON_NOMEM)
-        return PyErr_NoMemory();
-    if (rc != ISOJSON_OK) {
-        PyErr_Format(PyExc_TypeError, "%s", err.msg[0] ? err.msg : "internal error in the JSON writer");
-        return NULL;
-    }
-    return PyBytes_FromStringAndSize((const char *)out->data, (Py_ssize_t)out->len);
-}
-
 PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *default_fn;
@@ -185,7 +143,7 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
 
     PyObject *result = NULL;
     if (dumps_value(&c, args[0]) == 0)
-        result = write_bytes(&c, &b->out);
+        result = dumps_write_bytes(&c, &b->out);
 
     /* Releasing may run finalizers, even a nested dumps: the tape is done. */
     dumps_release(&c);

@@ -96,19 +96,22 @@ static isojson_engine_api *resolve(void *handle, const char *path, char *why, si
             return NULL;                                                                       \
         }                                                                                      \
     } while (0)
+    /* The ABI first: an engine of another ABI may lack newer symbols, and
+     * "rebuild both" is the message that helps. */
     SYM(abi, "isojson_engine_abi");
+    if (api.abi() != ISOJSON_ENGINE_ABI) {
+        snprintf(why, whylen, "%s: engine ABI %d, the extension needs %d (rebuild both)", path, api.abi(),
+                 ISOJSON_ENGINE_ABI);
+        return NULL;
+    }
     SYM(version, "isojson_engine_version");
     SYM(backends, "isojson_engine_backends");
     SYM(backend, "isojson_engine_backend");
     SYM(backend_name, "isojson_engine_backend_name");
     SYM(parse, "isojson_engine_parse");
     SYM(write, "isojson_engine_write");
+    SYM(write_into, "isojson_engine_write_into");
 #undef SYM
-    if (api.abi() != ISOJSON_ENGINE_ABI) {
-        snprintf(why, whylen, "%s: engine ABI %d, the extension needs %d (rebuild both)", path, api.abi(),
-                 ISOJSON_ENGINE_ABI);
-        return NULL;
-    }
     isojson_engine_api *out = malloc(sizeof *out);
     if (out == NULL) {
         snprintf(why, whylen, "out of memory loading the isojson engine");

@@ -12,6 +12,7 @@
  *   loads_*.c        its parts: scratch memory, tape walk, str, key cache (loads.h)
  *   errors.c         JSONDecodeError (subclass of the interpreter's json.JSONDecodeError)
  *   dumps.c          dumps(): argument checks, the walk of objects into a tape
+ *   dumps_write.c    the tape written as JSON into the bytes object returned
  *   dumps_*.c        one serializer per Python type
  *   fragment.c       the Fragment type
  */
@@ -33,6 +34,8 @@ typedef struct isojson_engine_api {
     int (*parse)(int backend, const uint8_t *src, size_t n, isojson_tape *t, isojson_error *err);
     int (*write)(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
                  isojson_buf *out, isojson_error *err);
+    int (*write_into)(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
+                      isojson_buf *out, isojson_grow_fn grow, void *ctx, isojson_error *err);
 } isojson_engine_api;
 
 /* Returns the engine for this process, loading it on first use and loading a

@@ -5,6 +5,29 @@ package main
 #include <string.h>
 #define ISOJSON_ENGINE_NO_PROTOTYPES
 #include "isojson_engine.h"
+
+// The tests' isojson_grow_fn: realloc, filling the new room with 0xAA so that
+// a writer that reads unwritten bytes or loses what it wrote shows up; or
+// refuse (mode 1); or leave one byte less than asked (mode 2).
+typedef struct isojson_test_grow { int mode; int calls; } isojson_test_grow;
+
+static int isojson_test_grow_fn(void *ctx, isojson_buf *out, size_t need)
+{
+	isojson_test_grow *g = ctx;
+	g->calls++;
+	if (g->mode == 1)
+		return 1;
+	size_t cap = g->mode == 2 ? need - 1 : need;
+	uint8_t *p = realloc(out->data, cap ? cap : 1);
+	if (p == NULL)
+		return 1;
+	memset(p + out->len, 0xAA, cap - out->len);
+	out->data = p;
+	out->cap = cap;
+	return 0;
+}
+
+static isojson_grow_fn isojson_test_grow_ptr(void) { return isojson_test_grow_fn; }
 */
 import "C"
 
@@ -76,6 +99,37 @@ func (c *cCall) write(opts uint32) int {
 	return int(isojson_engine_write(c.tape, (*C.uint8_t)(c.src), C.size_t(c.n), C.uint32_t(opts), c.out, c.err))
 }
 
+// writeInto calls isojson_engine_write_into on the current tape into an
+// emptied output buffer of capacity startCap (0xAA-filled), growing it with
+// the test callback in mode (0 realloc, 1 refuse, 2 short). It returns the
+// code, the error message and the number of grow calls.
+func (c *cCall) writeInto(opts uint32, startCap int, mode int) (rc int, msg string, grows int) {
+	C.free(unsafe.Pointer(c.out.data))
+	c.out.data, c.out.len, c.out.cap = nil, 0, 0
+	if startCap > 0 {
+		c.out.data = (*C.uint8_t)(C.malloc(C.size_t(startCap)))
+		C.memset(unsafe.Pointer(c.out.data), 0xAA, C.size_t(startCap))
+		c.out.cap = C.size_t(startCap)
+	}
+	g := (*C.isojson_test_grow)(C.calloc(1, C.size_t(unsafe.Sizeof(C.isojson_test_grow{}))))
+	defer C.free(unsafe.Pointer(g))
+	g.mode = C.int(mode)
+	c.err.msg[0] = 0
+	rc = int(isojson_engine_write_into(c.tape, (*C.uint8_t)(c.src), C.size_t(c.n), C.uint32_t(opts), c.out,
+		C.isojson_test_grow_ptr(), unsafe.Pointer(g), c.err))
+	if rc != C.ISOJSON_OK {
+		msg = C.GoString(&c.err.msg[0])
+	}
+	return rc, msg, int(g.calls)
+}
+
+// writeIntoNoGrow calls isojson_engine_write_into with a NULL grow function.
+func (c *cCall) writeIntoNoGrow() (int, string) {
+	c.out.len = 0
+	rc := int(isojson_engine_write_into(c.tape, (*C.uint8_t)(c.src), C.size_t(c.n), 0, c.out, nil, nil, c.err))
+	return rc, C.GoString(&c.err.msg[0])
+}
+
 // output returns a Go copy of the last write's bytes.
 func (c *cCall) output() []byte { return C.GoBytes(unsafe.Pointer(c.out.data), C.int(c.out.len)) }
 
@@ -110,3 +164,11 @@ func backendName(i int) string {
 }
 
 func engineBackends() string { return C.GoString(isojson_engine_backends()) }
+
+// isojsonWriteIntoAgain repeats write_into into the buffer already there
+// (for benchmarks: no allocation between calls).
+func isojsonWriteIntoAgain(c *cCall) int {
+	var g C.isojson_test_grow
+	return int(isojson_engine_write_into(c.tape, (*C.uint8_t)(c.src), C.size_t(c.n), 0, c.out,
+		C.isojson_test_grow_ptr(), unsafe.Pointer(&g), c.err))
+}

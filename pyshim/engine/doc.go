@@ -11,15 +11,16 @@
 //
 //	exports.go     the //export functions: version, backends, choice of backend
 //	parse.go       isojson_engine_parse: input → backend → tape in C memory
-//	write.go       isojson_engine_write: tape → JSON bytes in C memory
+//	write.go       isojson_engine_write(_into): tape → JSON bytes in C memory
 //	cmemory.go     the backend.Allocator that grows buffers with C realloc
+//	callback_out.go  the one that grows write_into's output through the caller
 //	errors.go      panics and errors → return codes and isojson_error
 //	cgo_calls.go   the C-memory call sequence the Go tests use (tests cannot use cgo)
 //	backends.go    the backends compiled in (blank imports)
 //
 // Memory rule: every buffer that crosses the ABI is C memory; the engine only
 // wraps it as Go slices for the duration of one call and grows it with
-// realloc, so no Go pointer ever reaches C (cgo's pointer-passing rules) and
+// realloc (or the caller's callback), so no Go pointer ever reaches C (cgo's pointer-passing rules) and
 // the caller reads the result after the call returns.
 package main
 

@@ -93,6 +93,50 @@ func TestParseAndWriteThroughABI(t *testing.T) {
 	}
 }
 
+// write_into gives writer.Append's bytes whatever room it starts with,
+// grows only through the callback and only when the room runs out, and
+// turns a refused or short growth into an error instead of writing on.
+func TestWriteIntoThroughABI(t *testing.T) {
+	c := newCCall()
+	defer c.free()
+	idx, _ := backendIndex("")
+	b := backend.Default()
+	for doc, src := range corpus(t) {
+		c.setInput(src)
+		if rc, msg, _ := c.parse(idx); rc != 0 {
+			t.Fatalf("%s: rc %d: %s", doc, rc, msg)
+		}
+		var tape backend.Tape
+		if err := b.Parser.Parse(src, &tape); err != nil {
+			t.Fatal(err)
+		}
+		for _, flags := range []uint32{0, 1 | 32 | 1024} {
+			want := writer.Append(nil, &tape, src, writer.Flags(flags))
+			for _, start := range []int{0, 1, 100, len(want) / 3, len(want), 2 * len(want)} {
+				rc, msg, grows := c.writeInto(flags, start, 0)
+				if rc != 0 {
+					t.Fatalf("%s flags %d start %d: rc %d %s", doc, flags, start, rc, msg)
+				}
+				if got := c.output(); string(got) != string(want) {
+					t.Fatalf("%s flags %d start %d: write_into differs from writer.Append", doc, flags, start)
+				}
+				if start < len(want) && grows == 0 || start == 2*len(want) && grows != 0 {
+					t.Errorf("%s flags %d start %d: %d grow calls for %d bytes", doc, flags, start, grows, len(want))
+				}
+			}
+			if rc, msg, grows := c.writeInto(flags, 100, 1); rc != 2 || grows != 1 || msg != "out of memory" {
+				t.Errorf("%s: refused growth: rc %d %q after %d calls, want ISOJSON_NOMEM after 1", doc, rc, msg, grows)
+			}
+			if rc, msg, grows := c.writeInto(flags, 100, 2); rc != 3 || grows != 1 || !strings.Contains(msg, "less than asked") {
+				t.Errorf("%s: short growth: rc %d %q after %d calls, want ISOJSON_FAIL after 1", doc, rc, msg, grows)
+			}
+		}
+	}
+	if rc, msg := c.writeIntoNoGrow(); rc != 3 || !strings.Contains(msg, "no grow function") {
+		t.Errorf("NULL grow: rc %d %q, want ISOJSON_FAIL", rc, msg)
+	}
+}
+
 func TestSyntaxErrorThroughABI(t *testing.T) {
 	c := newCCall()
 	defer c.free()
@@ -140,6 +184,10 @@ func TestParseAllocatesNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(50, func() { c.write(0) }); n != 0 {
 		t.Errorf("write allocates %v times per call", n)
 	}
+	// write_into, growing from nothing through the callback.
+	if n := testing.AllocsPerRun(50, func() { c.writeInto(0, 0, 0) }); n != 0 {
+		t.Errorf("write_into allocates %v times per call", n)
+	}
 }
 
 // BenchmarkParseABI measures parse calls as the extension makes them, on the
@@ -172,4 +220,29 @@ func BenchmarkParseABI(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkWriteABI measures the engine's fixed cost per write call (the
+// cgo crossing aside: Go calls the export directly) on a tiny tape, and
+// write_into on the corpus.
+func BenchmarkWriteABI(b *testing.B) {
+	c := newCCall()
+	defer c.free()
+	idx, _ := backendIndex("")
+	b.Run("tiny/write", func(b *testing.B) {
+		c.setInput([]byte("[1]"))
+		c.parse(idx)
+		for b.Loop() {
+			c.write(0)
+		}
+	})
+	b.Run("tiny/write_into", func(b *testing.B) {
+		c.setInput([]byte("[1]"))
+		c.parse(idx)
+		c.writeInto(0, 64, 0)
+		for b.Loop() {
+			c.out.len = 0
+			isojsonWriteIntoAgain(c)
+		}
+	})
 }

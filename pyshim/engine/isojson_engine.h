@@ -3,9 +3,11 @@
  * of CPython; the extension module dlopen()s it at first use and calls these
  * through function pointers (pyshim/engine_loader.c).
  *
- * Memory: every buffer here is C memory (malloc/realloc/free of the process's
- * libc). The engine grows a caller's tape or output buffer with realloc; the
- * caller owns it and frees it with free(). No Go pointer crosses the ABI.
+ * Memory: every buffer here is C memory. The engine grows a caller's tape or
+ * output buffer with the libc's realloc (the caller owns it and frees it with
+ * free()), except in isojson_engine_write_into, where the caller's callback
+ * grows the output (so that it can be the storage of the caller's final
+ * object). No Go pointer crosses the ABI.
  * The tape layout is documented in backend/tape.go.
  */
 #ifndef ISOJSON_ENGINE_H
@@ -14,7 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ISOJSON_ENGINE_ABI 1
+/* 2: isojson_engine_write_into and isojson_grow_fn. */
+#define ISOJSON_ENGINE_ABI 2
 
 typedef struct isojson_tape {
     uint64_t *words;       /* entries; len used, cap allocated (in words) */
@@ -39,6 +42,13 @@ typedef struct isojson_error {
 #define ISOJSON_NOMEM 2    /* realloc failed */
 #define ISOJSON_FAIL 3     /* anything else; err->msg says what */
 
+/* The caller's growth of an output buffer (isojson_engine_write_into): make
+ * out->cap at least need, keeping out->data[0:out->len), and update out->data
+ * and out->cap. Returns 0, or nonzero when it cannot (out of memory); then
+ * out->data must not be used again. It runs on the thread that called the
+ * engine, inside that call. */
+typedef int (*isojson_grow_fn)(void *ctx, isojson_buf *out, size_t need);
+
 /* Functions exported by the engine (names as in the .so). The engine's own Go
  * files define ISOJSON_ENGINE_NO_PROTOTYPES: cgo declares its exports itself,
  * without const, and the two declarations would conflict. */
@@ -62,6 +72,14 @@ int isojson_engine_parse(int backend, const uint8_t *src, size_t n, isojson_tape
  * OPT_* bits; the writer uses OPT_INDENT_2, OPT_SORT_KEYS, OPT_APPEND_NEWLINE. */
 int isojson_engine_write(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
                          isojson_buf *out, isojson_error *err);
+
+/* As isojson_engine_write, but out grows only through grow(ctx, out, need),
+ * never with realloc, and only when the text does not fit in out->cap. On
+ * ISOJSON_OK, out->data/len/cap describe the text; on any error, out->data
+ * and out->cap are what grow last left there (or the caller's own) and
+ * out->len is 0. */
+int isojson_engine_write_into(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
+                              isojson_buf *out, isojson_grow_fn grow, void *ctx, isojson_error *err);
 #endif
 
 /* Tape header layout (mirrors backend/tape.go). */

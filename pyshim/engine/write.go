@@ -14,25 +14,34 @@ import (
 	"github.com/isojson/isojson/writer"
 )
 
-// outputs recycles the Go headers wrapping the caller's tape and buffer.
+// writeCall holds the Go headers wrapping one call's tape and output buffer;
+// recycled so that a call allocates nothing.
 type writeCall struct {
-	tape backend.Tape
-	out  writer.Output
+	tape   backend.Tape
+	out    writer.Output
+	grower callbackGrower // write_into's output growth; out.Alloc points here
 }
 
-var writeCalls = sync.Pool{New: func() any { return &writeCall{out: writer.Output{Alloc: cAllocator{}}} }}
+var writeCalls = sync.Pool{New: func() any { return new(writeCall) }}
 
 // isojson_engine_write appends the JSON text of tape t to out, growing out
 // with realloc. The tape is read only; its StorageInput refs point into
 // input[0:inputLen).
 //
+// Its body is write_into's, less the callback: kept apart rather than shared
+// through a helper because every short dumps pays this call (the shared
+// version measured ~40 instructions more per call).
+//
 //export isojson_engine_write
 func isojson_engine_write(t *C.isojson_tape, input *C.uint8_t, inputLen C.size_t, opts C.uint32_t, out *C.isojson_buf, err *C.isojson_error) (rc C.int) {
 	w := writeCalls.Get().(*writeCall)
+	w.out.Alloc = cAllocator{}
 	w.tape.Words = wordsOf(unsafe.Pointer(t.words), int(t.len), int(t.len))
 	w.tape.Arena = bytesOf(unsafe.Pointer(t.arena), int(t.arena_len), int(t.arena_len))
 	w.out.Buf = bytesOf(unsafe.Pointer(out.data), int(out.len), int(out.cap))
 	defer func() {
+		// The writer keeps w.out.Buf on the live buffer even when it panics
+		// later in the call (see writer.Output).
 		out.data = (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(w.out.Buf)))
 		out.len, out.cap = C.size_t(len(w.out.Buf)), C.size_t(cap(w.out.Buf))
 		w.tape.Words, w.tape.Arena, w.out.Buf = nil, nil, nil
@@ -41,10 +50,51 @@ func isojson_engine_write(t *C.isojson_tape, input *C.uint8_t, inputLen C.size_t
 			rc = recovered(r, err)
 		}
 	}()
-	var in []byte
-	if input != nil {
-		in = unsafe.Slice((*byte)(unsafe.Pointer(input)), int(inputLen))
-	}
-	w.out.Write(&w.tape, in, writer.Flags(opts))
+	w.out.Write(&w.tape, inputBytes(input, inputLen), writer.Flags(opts))
 	return C.ISOJSON_OK
+}
+
+// isojson_engine_write_into is isojson_engine_write with the output grown by
+// the caller's grow(ctx, out, need), so that the caller can hand the engine
+// the storage of the object it returns (the extension: a bytes object) and
+// skip copying the text out of a buffer of its own.
+//
+//export isojson_engine_write_into
+func isojson_engine_write_into(t *C.isojson_tape, input *C.uint8_t, inputLen C.size_t, opts C.uint32_t, out *C.isojson_buf, grow C.isojson_grow_fn, ctx unsafe.Pointer, err *C.isojson_error) (rc C.int) {
+	if grow == nil {
+		setMsg(err, "isojson_engine_write_into: no grow function")
+		return C.ISOJSON_FAIL
+	}
+	w := writeCalls.Get().(*writeCall)
+	w.grower = callbackGrower{buf: out, grow: grow, ctx: ctx}
+	w.out.Alloc = &w.grower
+	w.tape.Words = wordsOf(unsafe.Pointer(t.words), int(t.len), int(t.len))
+	w.tape.Arena = bytesOf(unsafe.Pointer(t.arena), int(t.arena_len), int(t.arena_len))
+	w.out.Buf = bytesOf(unsafe.Pointer(out.data), int(out.len), int(out.cap))
+	defer func() {
+		r := recover()
+		if r == nil {
+			out.data = (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(w.out.Buf)))
+			out.len, out.cap = C.size_t(len(w.out.Buf)), C.size_t(cap(w.out.Buf))
+		} else {
+			// A panic in or after a growth: out holds what the callback
+			// last returned, which w.out.Buf may not yet (a short growth
+			// panics before the writer takes the new buffer).
+			out.len = 0
+			rc = recovered(r, err)
+		}
+		w.tape.Words, w.tape.Arena, w.out.Buf, w.out.Alloc = nil, nil, nil, nil
+		w.grower = callbackGrower{}
+		writeCalls.Put(w)
+	}()
+	w.out.Write(&w.tape, inputBytes(input, inputLen), writer.Flags(opts))
+	return C.ISOJSON_OK
+}
+
+// inputBytes wraps the caller's input document (NULL: none).
+func inputBytes(input *C.uint8_t, n C.size_t) []byte {
+	if input == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(input)), int(n))
 }
