@@ -28,12 +28,12 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 		return appendFloatRare(dst, u)
 	}
 	l := len(dst)
-	s := dst[l : l+maxFloatLen]
+	s := (*[maxFloatLen]byte)(dst[l : l+maxFloatLen])
 	// The sign is written always and kept or not by where the digits
 	// start: a branch on it mispredicts on data with mixed signs.
 	s[0] = '-'
 	neg := int(u >> 63)
-	o := (*[maxFloatLen - 1]byte)(s[neg:])
+	o := (*[maxFloatLen - 1]byte)(s[neg&1:])
 	l += neg
 
 	// m×10^e, 10^15 <= m < 10^17, in appendFloat's layout at o. The
