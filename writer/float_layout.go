@@ -54,7 +54,7 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 	}
 	top := uint64(uint32(hi) / 1e8) // hi < 10^9 fits 32 bits
 	b0, b1 := bcd8(hi-top*1e8), bcd8(lo)
-	big := int(lessEq(1e16, m)) // 1 for 17 digits
+	big := int(top+15) >> 4 // 1 for 17 digits (top is 0 to 9)
 	n := 16 + big
 	// Trailing zero digits, from the zero bytes at the low end of the
 	// BCD words. (b1, the last eight digits, is 0 only for decimals of
