@@ -12,7 +12,7 @@ import (
 // caller reserved.
 //
 // This is the path of normal values with a non-zero fraction field, which
-// fastDecimal decides: their shortest decimals have 16 or 17 digits
+// fastDigits decides: their shortest decimals have 16 or 17 digits
 // (counting trailing zeros), and they are laid out without branches on
 // the digit count (it follows the value's position within its binade,
 // 65.1 giving 16 digits and 41.1 17, so data such as canada.json mixes
@@ -28,21 +28,23 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 		return appendFloatRare(dst, u)
 	}
 	l := len(dst)
-	s := dst[l : l+maxFloatLen]
+	s := (*[maxFloatLen]byte)(dst[l : l+maxFloatLen])
 	// The sign is written always and kept or not by where the digits
 	// start: a branch on it mispredicts on data with mixed signs.
 	s[0] = '-'
 	neg := int(u >> 63)
-	o := (*[maxFloatLen - 1]byte)(s[neg:])
+	o := (*[maxFloatLen - 1]byte)(s[neg&1:])
 	l += neg
 
 	// m×10^e, 10^15 <= m < 10^17, in appendFloat's layout at o. The
 	// digits are top (0 for 16 digits), then two groups of eight, w0 and
 	// w1, as strings (first digit in the low byte), stored at a place
 	// that depends on the layout. The indices are masked to 31 (they are
-	// below 24 by construction), which lets the compiler drop the bounds
-	// checks. (This is one function with the call above: a second call
-	// costs more than a tenth of the float.)
+	// at most 25 by construction, and 31+8 fits o), which lets the
+	// compiler drop the bounds checks. (The layout is in this function
+	// rather than a callee: a second call costs more than a tenth of the
+	// float.)
+	//
 	// The split at 10^8 comes from floor(X/10), which is ready before m:
 	// m is 10×floor(X/10) plus 0 to 10, so m's own split is the same but
 	// when floor(X/10) ends in 9999999 and m carries over (0.3 does).
@@ -54,7 +56,7 @@ func appendFloatBits(dst []byte, u uint64) []byte {
 	}
 	top := uint64(uint32(hi) / 1e8) // hi < 10^9 fits 32 bits
 	b0, b1 := bcd8(hi-top*1e8), bcd8(lo)
-	big := int(lessEq(1e16, m)) // 1 for 17 digits
+	big := int(top+15) >> 4 // 1 for 17 digits (top is 0 to 9)
 	n := 16 + big
 	// Trailing zero digits, from the zero bytes at the low end of the
 	// BCD words. (b1, the last eight digits, is 0 only for decimals of
@@ -126,7 +128,7 @@ func put8(o *[maxFloatLen - 1]byte, i int, v uint64) {
 	binary.LittleEndian.PutUint64(o[i&31:], v)
 }
 
-// appendFloatRare is appendFloatBits for the values fastDecimal does not
+// appendFloatRare is appendFloatBits for the values fastDigits does not
 // take: NaN and ±Inf (null), zeros, subnormals, powers of two, and its rare
 // undecided cases.
 func appendFloatRare(dst []byte, u uint64) []byte {

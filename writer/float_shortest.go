@@ -107,9 +107,9 @@ func fastDigits(c uint64, q int) (m, div10 uint64, k int, ok bool) {
 	// The outcome depends on the digits, so it is chosen with borrow bits
 	// rather than branches, which would mispredict on real data.
 	_, below := bits.Sub64(f, half, 0) // X - (X mod 10) is within H of X
-	lower := div10 * 10
-	nearest := lower + last + fx>>63
-	short := lower + 10*above
-	m = nearest ^ (nearest^short)&-(below|above)
+	// m = 10×floor(X/10) plus 0 (below), 10 (above), or else X's last
+	// digit rounded by X's fraction; below and above exclude each other.
+	rounded := last + fx>>63
+	m = div10*10 + rounded&((below|above)-1) + 10*above
 	return m, div10, k, true
 }
