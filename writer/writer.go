@@ -213,12 +213,12 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 		// The value at i; there is room for a scalar or a short string.
 		var after byte // what follows short text: ':' after a key
 		h := e.words[i]
-		if h&copyMask == cleanUTF8 && h&backend.LenMask <= shortText {
-			goto short
-		}
 		switch k := backend.Kind(h >> backend.KindShift); k {
 		case backend.KindString:
 			if n := int(h & backend.LenMask); h&copyMask == cleanUTF8 {
+				if n <= shortText {
+					goto short
+				}
 				buf = e.room(buf, n+2)
 				l := len(buf)
 				buf = buf[:l+n+2]
