@@ -263,30 +263,6 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			}
 			buf = buf[:l+1]
 			buf[l] = open
-			if isObj == 0 && backend.Kind(e.words[i]>>backend.KindShift) == backend.KindFloat {
-				// An array of floats (coordinates, series) in a loop
-				// of its own, without a stack entry.
-				for {
-					buf = e.room(buf, 1+scalarRoom)
-					buf = appendFloatBits(buf, e.words[i+1])
-					i += backend.NumberWords
-					if i >= inner || backend.Kind(e.words[i]>>backend.KindShift) != backend.KindFloat {
-						break
-					}
-					buf = buf[:len(buf)+1]
-					buf[len(buf)-1] = ','
-				}
-				if i >= inner {
-					buf = e.room(buf, 1)
-					buf = buf[:len(buf)+1]
-					buf[len(buf)-1] = ']'
-					break
-				}
-				// Something else follows: the array goes on as usual.
-				e.stack = append(e.stack, top)
-				top = inner << 1
-				goto next
-			}
 			e.stack = append(e.stack, top)
 			top = inner<<1 | isObj
 			buf = e.room(buf, memberRoom)
