@@ -13,7 +13,10 @@ import (
 // a branch on their length, since tweets and other mixed-script text switch
 // between 1- and 3-byte forms too often for such branches to predict. Only a
 // word holding a character to escape or a surrogate goes through the exact
-// per-unit path.
+// per-unit path. On amd64 an SSSE3 kernel (transcode_amd64.s) takes UCS2
+// text first, 8 units at a time, as long as it holds only ASCII and 3-byte
+// characters (CJK text and its punctuation); the word code takes the
+// blocks it stops at.
 //
 // Every function here appends to dst within its capacity, and checks first
 // that the caller has reserved maxEscapeLen bytes a unit. The fast paths
@@ -21,8 +24,9 @@ import (
 // maxEscapeLen bytes a unit, so before unit i at most maxEscapeLen×i bytes
 // are written, and the widest store (13 bytes, four 3-byte characters
 // written 4 bytes at a time) ends within maxEscapeLen×(i+4) bytes of the
-// start; bounds checks, which the compiler cannot prove away, would cost as
-// much as the encoding.
+// start (the kernel's, 28 bytes past its output, within maxEscapeLen×(i+8));
+// bounds checks, which the compiler cannot prove away, would cost as much
+// as the encoding.
 
 // SWAR constants for 16-bit lanes.
 const (

@@ -126,9 +126,9 @@ func (e *encoder) growSlow(n int) {
 // a container's two brackets.
 const scalarRoom = maxFloatLen
 
-// shortKeyRoom is what keyColon's fast path stores: a key of up to 32
-// bytes with its quotes and colon.
-const shortKeyRoom = 32 + 3
+// shortKeyRoom is what the compact walk's copy of short text stores: up to
+// shortText bytes with quotes and a key's colon.
+const shortKeyRoom = shortText + 3
 
 // memberRoom is reserved once per object member on the compact path: the
 // comma, a short key, and a scalar value (or a container's bracket).
@@ -176,13 +176,12 @@ func (e *encoder) textTo(buf []byte, k backend.Kind, i int) []byte {
 }
 
 // Header bits that decide whether a String is written by a plain copy:
-// clean UTF-8 text. With the storage bits, cleanExternal is what dumps
-// hands over for nearly every string, whose second word is its address.
+// clean UTF-8 text. External storage (what dumps hands over for nearly
+// every string) has the text's address as its second word.
 const (
-	copyMask      = 0xff<<backend.KindShift | backend.CleanBit | 3<<backend.WidthShift
-	cleanUTF8     = uint64(backend.KindString)<<backend.KindShift | backend.CleanBit
-	storageMask   = 0xf << backend.StorageShift
-	cleanExternal = cleanUTF8 | uint64(backend.StorageExternal)<<backend.StorageShift
+	copyMask    = 0xff<<backend.KindShift | backend.CleanBit | 3<<backend.WidthShift
+	cleanUTF8   = uint64(backend.KindString)<<backend.KindShift | backend.CleanBit
+	storageMask = 0xf << backend.StorageShift
 )
 
 // compact writes the value at i to buf with no whitespace and keys in tape
@@ -193,19 +192,20 @@ const (
 // containers, not a call per container, member and key: on documents of
 // many small objects (what dumps mostly writes) the calls' prologues and
 // the passing of buf in and out cost more than the writing. The output
-// slice, the tape and the innermost container stay in registers; room is
-// checked once per member (comma, a short key, a scalar or short string
-// value), and clean UTF-8 text of up to 32 bytes, keys and values alike, is
-// copied with a few overlapping word moves instead of a memmove call.
+// slice, the index and the innermost container stay in registers (Go saves
+// no register across a call, so every value live in the loop is spilled
+// around each call: the tape and the stack are read through e instead);
+// room is checked once per member (comma, a short key, a scalar or short
+// string value), and clean UTF-8 text of up to 32 bytes, keys and values
+// alike, is copied with a few overlapping word moves instead of a memmove
+// call.
 func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
-	// The stack of open containers stays in memory (it changes only when
-	// a container opens or closes), so that the loop's values fit in
-	// registers. Pushes and pops pair up, so a nested compact (for a key
-	// that is not text, in a malformed tape) works above this one's
-	// containers and leaves them as they were.
-	// top is the innermost open container as end<<1 | isObject (outer
-	// ones are on the stack); atRoot means none, and its end is never
-	// reached.
+	// top is the innermost open container as end<<1 | isObject; the
+	// outer ones are on e.stack, which changes only when a container
+	// opens or closes. Pushes and pops pair up, so a nested compact (for
+	// a key that is not text, in a malformed tape) works above this one's
+	// containers and leaves them as they were. atRoot means no container;
+	// its end is never reached.
 	const atRoot = math.MaxInt
 	top := atRoot
 	buf = e.room(buf, memberRoom)
@@ -213,12 +213,12 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 		// The value at i; there is room for a scalar or a short string.
 		var after byte // what follows short text: ':' after a key
 		h := e.words[i]
-		if h&copyMask == cleanUTF8 && h&backend.LenMask <= shortText {
-			goto short
-		}
 		switch k := backend.Kind(h >> backend.KindShift); k {
 		case backend.KindString:
 			if n := int(h & backend.LenMask); h&copyMask == cleanUTF8 {
+				if n <= shortText {
+					goto short
+				}
 				buf = e.room(buf, n+2)
 				l := len(buf)
 				buf = buf[:l+n+2]

@@ -72,3 +72,26 @@ func TestContainerKeys(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// TestFloatArrays covers the compact walk's loop for arrays of floats:
+// arrays that are floats throughout, that go on with other values after
+// floats, and floats after other values, at every depth.
+func TestFloatArrays(t *testing.T) {
+	for _, doc := range []string{
+		`[1.5]`,
+		`[1.5,2.5,3.5]`,
+		`[1.5,2.5,"x",3.5,[4.5,5.5],{"a":[6.5]},7.5]`,
+		`[[1.5],[2.5,"y"],[],[[3.5,4.5],[5.5]],6.5]`,
+		`{"k":[1.5,null,2.5],"l":[[1.5,2.5]],"m":1.5}`,
+		`[1.5,[2.5],3.5,{"a":4.5},5.5,true]`,
+		`["a",1.5,2.5]`,
+	} {
+		tp, err := tapeOf([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(Append(nil, tp, nil, 0)); got != doc {
+			t.Errorf("got %s, want %s", got, doc)
+		}
+	}
+}
