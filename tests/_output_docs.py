@@ -57,10 +57,11 @@ def shrink_docs():
 
 
 def prime(m, high):
-    """Sets this thread's estimate (in module m) high: 330 bytes of text a
-    tape word and 50 KB of text, so that every shrink doc is estimated at 8x
-    its text or more; or low: 1 byte a word, 10 KB, so that every growth doc
-    is estimated at 1/30 of its text or less. Compact and indented."""
+    """Sets the estimate (in module m) high: 330 bytes of text a tape word,
+    which for tapes of another size is capped at 16, so that every shrink doc
+    is estimated at 4x its text or more; or low: 1 byte a word, so that every
+    growth doc is estimated at 1/30 of its text or less. Compact and
+    indented."""
     doc = ["x" * 1000] * 50 if high else [0] * 5000
     for option in (None, OPT_INDENT_2):
         m.dumps(doc, option=option)
