@@ -34,11 +34,11 @@ def growth_docs(big_ints=True):
         # GIL, so growing takes it back.
         "unlocked": ({"nulls": [None] * 70000, "text": "\n" * 1_500_000}, None),
         "unlocked indent": ({"nulls": [None] * 70000, "text": "\x00" * 400_000}, OPT_INDENT_2),
-        # Under 32 tape words: always the cached C buffer (grown) and a copy.
+        # Under 256 tape words: always the cached C buffer (grown) and a copy.
         "few long strings": (["\n" * 300_000, "é" * 300_000, {"k": "日" * 100_000}], None),
-        # 38 words of long strings: the first call's estimate is small (the
+        # 302 words of long strings: the first call's estimate is small (the
         # copy path); the next one learns the ratio and goes direct.
-        "dozen long strings": (["\n\t" * 25_000 + str(i) for i in range(12)], None),
+        "hundred long strings": (["\n\t" * 3_000 + str(i) for i in range(100)], None),
     }
     if big_ints:
         # Ints far beyond 64 bits: isojson writes all their digits.
