@@ -24,45 +24,45 @@
 
 /* The last long dumps (of any thread), for compact [0] and indented [1]
  * output: its bytes of text per tape word, in 1/16ths (0: none yet), and its
- * length of text. A program tends to dump documents of one shape again and
- * again, for which words times that ratio is nearly exact, even when a few
- * long strings make most of the text. A far-off guess is safe either way: too
- * small costs regrowth (a realloc, as orjson's own writer does), too big
- * costs slack that the final resize gives back in place; the slack is
- * bounded by 16 bytes a word or the last text's length, whichever is more.
+ * number of tape words. A program tends to dump documents of one shape again
+ * and again, for which words times that ratio is nearly exact, even when a
+ * few long strings make most of the text. The ratio is trusted in full only
+ * for a tape of about the same size (half to twice as many words); for any
+ * other it is capped at 16 bytes a word, which bounds the slack when the
+ * shape changes. A far-off guess is safe either way: too small costs
+ * regrowth (a realloc, as orjson's own writer does), too big costs slack that
+ * the final resize gives back in place.
  * Process-wide relaxed atomics rather than thread-locals: a thread-local
- * lookup in a dlopen()ed library is a call (measured: a few percent of a
- * 1 KB dumps), and threads that overwrite each other's figures only make the
- * guess worse. Only calls of 2 KB of text or more store. */
+ * lookup in a dlopen()ed library is a call, and threads that overwrite each
+ * other's figures only make the guess worse. Only calls of 2 KB of text or
+ * more store. */
 typedef struct last_text {
-    _Atomic size_t per_word16, len;
+    _Atomic size_t per_word16, words;
 } last_text;
 static last_text last[2];
 #define PER_WORD16_FIRST_COMPACT (8 * 16)
 #define PER_WORD16_FIRST_INDENT (12 * 16)
 #define PER_WORD16_MIN 16                 /* 1 byte a word */
-#define PER_WORD16_CAP (16 * 16)          /* the slack bound's 16 bytes a word */
+#define PER_WORD16_CAP (16 * 16)          /* 16 bytes a word, for another shape */
 #define PER_WORD16_MAX ((size_t)1 << 32)  /* keeps words * ratio from overflowing */
+
+/* The estimate's 1/8 of headroom, and the room the writer reserves ahead of
+ * a member (a comma, a short key and the longest scalar: 77 bytes). */
+static size_t with_headroom(size_t n) { return n + n / 8 + 128; }
 
 static size_t estimate_text(const dumps_ctx *c, int indent)
 {
     size_t r = atomic_load_explicit(&last[indent].per_word16, memory_order_relaxed);
-    size_t last_len = atomic_load_explicit(&last[indent].len, memory_order_relaxed);
+    size_t last_words = atomic_load_explicit(&last[indent].words, memory_order_relaxed);
+    size_t words = c->tape.len;
     if (r == 0)
         r = indent ? PER_WORD16_FIRST_INDENT : PER_WORD16_FIRST_COMPACT;
-    size_t words = c->tape.len;
-    size_t bound = words * PER_WORD16_CAP / 16;
-    if (bound < last_len)
-        bound = last_len;
+    else if (r > PER_WORD16_CAP && (words / 2 > last_words || words < last_words / 2))
+        r = PER_WORD16_CAP;
     size_t est;
-    if (__builtin_mul_overflow(words, r, &est) || est / 16 > bound)
-        est = bound;
-    else
-        est /= 16;
-    est += c->tape.arena_len;
-    /* 1/8 of headroom, and the room the writer reserves ahead of a member
-     * (a comma, a short key and the longest scalar: 77 bytes). */
-    return est + est / 8 + 128;
+    if (__builtin_mul_overflow(words, r, &est))
+        est = (size_t)PY_SSIZE_T_MAX / 2;
+    return with_headroom(est / 16 + c->tape.arena_len);
 }
 
 static void learn_text(const dumps_ctx *c, int indent, size_t text_len)
@@ -74,7 +74,7 @@ static void learn_text(const dumps_ctx *c, int indent, size_t text_len)
     if (r < PER_WORD16_MIN)
         r = PER_WORD16_MIN;
     atomic_store_explicit(&last[indent].per_word16, r, memory_order_relaxed);
-    atomic_store_explicit(&last[indent].len, text_len, memory_order_relaxed);
+    atomic_store_explicit(&last[indent].words, c->tape.len, memory_order_relaxed);
 }
 
 /* ---- the bytes object as the engine's output buffer ---- */
@@ -85,16 +85,18 @@ typedef struct out_bytes {
 } out_bytes;
 
 /* A bytes object of n bytes that is ours alone (n >= 2: PyBytes_FromStringAndSize
- * shares the empty one). Where the estimate cannot be had (a strict-overcommit
- * system), a smaller one is tried: growth covers the rest. */
-static PyObject *new_output(size_t n)
+ * shares the empty one). Where a learnt estimate cannot be had (a strict-
+ * overcommit system), the plain one of 16 bytes a word is tried: growth
+ * covers the rest. */
+static PyObject *new_output(const dumps_ctx *c, size_t n)
 {
     if (n > (size_t)PY_SSIZE_T_MAX / 2)
         n = (size_t)PY_SSIZE_T_MAX / 2;
     PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
-    if (b == NULL && n >= 8 * DIRECT_MIN_BYTES && PyErr_ExceptionMatches(PyExc_MemoryError)) {
+    size_t plain = with_headroom(c->tape.len * (PER_WORD16_CAP / 16) + c->tape.arena_len);
+    if (b == NULL && plain < n && PyErr_ExceptionMatches(PyExc_MemoryError)) {
         PyErr_Clear();
-        b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n / 8));
+        b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)plain);
     }
     return b;
 }
@@ -137,7 +139,7 @@ PyObject *dumps_write_failed(int rc, const isojson_error *err)
 
 static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, size_t est)
 {
-    out_bytes ob = {new_output(est), NULL};
+    out_bytes ob = {new_output(c, est), NULL};
     if (ob.bytes == NULL)
         return NULL;
     isojson_buf out = {(uint8_t *)PyBytes_AS_STRING(ob.bytes), 0, (size_t)PyBytes_GET_SIZE(ob.bytes)};

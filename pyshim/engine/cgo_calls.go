@@ -123,6 +123,18 @@ func (c *cCall) writeInto(opts uint32, startCap int, mode int) (rc int, msg stri
 	return rc, msg, int(g.calls)
 }
 
+// setTape replaces the C tape's words with words (for hand-built tapes).
+func (c *cCall) setTape(words []uint64) {
+	C.free(unsafe.Pointer(c.tape.words))
+	c.tape.words = (*C.uint64_t)(C.malloc(C.size_t(8 * len(words))))
+	copy(unsafe.Slice((*uint64)(unsafe.Pointer(c.tape.words)), len(words)), words)
+	c.tape.len, c.tape.cap = C.size_t(len(words)), C.size_t(len(words))
+	c.tape.arena_len = 0
+}
+
+// outCap is the capacity of the output buffer as the last call left it.
+func (c *cCall) outCap() int { return int(c.out.cap) }
+
 // writeIntoNoGrow calls isojson_engine_write_into with a NULL grow function.
 func (c *cCall) writeIntoNoGrow() (int, string) {
 	c.out.len = 0

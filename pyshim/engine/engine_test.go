@@ -137,6 +137,33 @@ func TestWriteIntoThroughABI(t *testing.T) {
 	}
 }
 
+// A writer panic after the output grew (here: a malformed entry late in a
+// hand-built tape) leaves out->data on the buffer the callback returned last,
+// so that the caller frees that one and not a stale one (the next writeInto
+// frees it: glibc aborts on a double or invalid free).
+func TestWriteIntoPanicAfterGrowth(t *testing.T) {
+	c := newCCall()
+	defer c.free()
+	const n = 500
+	words := []uint64{uint64(backend.KindArray)<<backend.KindShift | n + 1, 0}
+	for i := 0; i < n; i++ {
+		words = append(words, uint64(backend.KindInt)<<backend.KindShift, uint64(i)*1e15)
+	}
+	words = append(words, 0) // kind 0: no such entry
+	words[1] = uint64(len(words))
+	c.setTape(words)
+	rc, msg, grows := c.writeInto(0, 16, 0)
+	if rc != 3 || !strings.Contains(msg, "internal error") || grows == 0 {
+		t.Fatalf("rc %d %q after %d grow calls: want ISOJSON_FAIL after growing", rc, msg, grows)
+	}
+	if c.outCap() <= 16 {
+		t.Fatalf("out->cap %d: not the grown buffer", c.outCap())
+	}
+	if rc, _, _ := c.writeInto(0, 16, 0); rc != 3 {
+		t.Fatalf("second call: rc %d", rc)
+	}
+}
+
 func TestSyntaxErrorThroughABI(t *testing.T) {
 	c := newCCall()
 	defer c.free()

@@ -22,7 +22,9 @@ type writeCall struct {
 	grower callbackGrower // write_into's output growth; out.Alloc points here
 }
 
-var writeCalls = sync.Pool{New: func() any { return new(writeCall) }}
+// A pooled writeCall's out.Alloc is cAllocator (isojson_engine_write's);
+// write_into sets its own and puts that back.
+var writeCalls = sync.Pool{New: func() any { return &writeCall{out: writer.Output{Alloc: cAllocator{}}} }}
 
 // isojson_engine_write appends the JSON text of tape t to out, growing out
 // with realloc. The tape is read only; its StorageInput refs point into
@@ -35,7 +37,6 @@ var writeCalls = sync.Pool{New: func() any { return new(writeCall) }}
 //export isojson_engine_write
 func isojson_engine_write(t *C.isojson_tape, input *C.uint8_t, inputLen C.size_t, opts C.uint32_t, out *C.isojson_buf, err *C.isojson_error) (rc C.int) {
 	w := writeCalls.Get().(*writeCall)
-	w.out.Alloc = cAllocator{}
 	w.tape.Words = wordsOf(unsafe.Pointer(t.words), int(t.len), int(t.len))
 	w.tape.Arena = bytesOf(unsafe.Pointer(t.arena), int(t.arena_len), int(t.arena_len))
 	w.out.Buf = bytesOf(unsafe.Pointer(out.data), int(out.len), int(out.cap))
@@ -83,7 +84,7 @@ func isojson_engine_write_into(t *C.isojson_tape, input *C.uint8_t, inputLen C.s
 			out.len = 0
 			rc = recovered(r, err)
 		}
-		w.tape.Words, w.tape.Arena, w.out.Buf, w.out.Alloc = nil, nil, nil, nil
+		w.tape.Words, w.tape.Arena, w.out.Buf, w.out.Alloc = nil, nil, nil, cAllocator{}
 		w.grower = callbackGrower{}
 		writeCalls.Put(w)
 	}()
