@@ -89,8 +89,8 @@ dumps_buffers *dumps_buffers_take(void)
             PyErr_NoMemory();
             return NULL;
         }
-        /* Zeroed slots hold gen 0, which no call uses. */
-        b->keys = calloc(DUMPS_KEYSLOTS, sizeof *b->keys);
+        /* Zeroed: every slot empty. */
+        b->keys = calloc(1, sizeof *b->keys);
         if (b->keys == NULL) {
             free(b);
             PyErr_NoMemory();
@@ -105,8 +105,24 @@ dumps_buffers *dumps_buffers_take(void)
     return b;
 }
 
+/* Empties the key cache's slots that the call filled: their keys may be
+ * freed once the call is over, and their addresses reused. */
+static void keys_empty(dumps_keycache *kc)
+{
+    if (kc->nfilled > DUMPS_KEYSLOTS) {
+        memset(kc->slots, 0, sizeof kc->slots);
+    } else {
+        for (size_t i = 0; i < kc->nfilled; i++) {
+            kc->slots[kc->filled[i]].key = NULL;
+            kc->slots[kc->filled[i] + 1].key = NULL;
+        }
+    }
+    kc->nfilled = 0;
+}
+
 void dumps_buffers_give(dumps_buffers *b)
 {
+    keys_empty(b->keys);
     if (b->tape.cap > CACHE_MAX_WORDS) {
         free(b->tape.words);
         b->tape.words = NULL;
