@@ -53,8 +53,8 @@ static void buffers_destructor(void *p) { buffers_free(p); }
 static void buffers_key_init(void) { (void)pthread_key_create(&buffers_key, buffers_destructor); }
 
 /* The walk's cursors (dumps_internal.h) need the tape and the borrowed list
- * allocated: a fresh context, or one whose big arrays were freed instead of
- * cached, gets small ones. */
+ * (which may trade places with the owned one) allocated: a fresh context, or
+ * one whose big arrays were freed instead of cached, gets small ones. */
 static int buffers_ready(dumps_buffers *b)
 {
     if (b->tape.words == NULL) {
@@ -63,11 +63,15 @@ static int buffers_ready(dumps_buffers *b)
             return -1;
         b->tape.cap = INITIAL_WORDS;
     }
-    if (b->borrowed.items == NULL) {
-        b->borrowed.items = malloc(INITIAL_OBJS * sizeof *b->borrowed.items);
-        if (b->borrowed.items == NULL)
-            return -1;
-        b->borrowed.cap = INITIAL_OBJS;
+    /* dumps_pin may swap the two lists. */
+    dumps_objlist *lists[2] = {&b->borrowed, &b->owned};
+    for (int i = 0; i < 2; i++) {
+        if (lists[i]->items == NULL) {
+            lists[i]->items = malloc(INITIAL_OBJS * sizeof *lists[i]->items);
+            if (lists[i]->items == NULL)
+                return -1;
+            lists[i]->cap = INITIAL_OBJS;
+        }
     }
     return 0;
 }
@@ -85,8 +89,8 @@ dumps_buffers *dumps_buffers_take(void)
             PyErr_NoMemory();
             return NULL;
         }
-        /* Zeroed slots hold gen 0, which no call uses. */
-        b->keys = calloc(DUMPS_KEYSLOTS, sizeof *b->keys);
+        /* Zeroed: every slot empty. */
+        b->keys = calloc(1, sizeof *b->keys);
         if (b->keys == NULL) {
             free(b);
             PyErr_NoMemory();
@@ -101,8 +105,24 @@ dumps_buffers *dumps_buffers_take(void)
     return b;
 }
 
+/* Empties the key cache's slots that the call filled: their keys may be
+ * freed once the call is over, and their addresses reused. */
+static void keys_empty(dumps_keycache *kc)
+{
+    if (kc->nfilled > DUMPS_KEYSLOTS) {
+        memset(kc->slots, 0, sizeof kc->slots);
+    } else {
+        for (size_t i = 0; i < kc->nfilled; i++) {
+            kc->slots[kc->filled[i]].key = NULL;
+            kc->slots[kc->filled[i] + 1].key = NULL;
+        }
+    }
+    kc->nfilled = 0;
+}
+
 void dumps_buffers_give(dumps_buffers *b)
 {
+    keys_empty(b->keys);
     if (b->tape.cap > CACHE_MAX_WORDS) {
         free(b->tape.words);
         b->tape.words = NULL;
@@ -190,6 +210,17 @@ int dumps_keep_owned(dumps_ctx *c, PyObject *o)
 
 int dumps_pin(dumps_ctx *c)
 {
+    if (c->owned.len == 0 && c->borrowed.len != 0) {
+        /* The common case before a write without the GIL: nothing owned
+         * yet. The borrowed list becomes the owned one as it is, with a
+         * reference taken in place, instead of being copied. */
+        dumps_objlist tmp = c->owned;
+        c->owned = c->borrowed;
+        c->borrowed = tmp;
+        PyObject **items = c->owned.items;
+        for (size_t i = 0, n = c->owned.len; i < n; i++)
+            Py_INCREF(items[i]);
+    }
     size_t need = c->owned.len + c->borrowed.len + (size_t)(c->depth - c->path_pinned);
     while (c->owned.cap < need)
         if (dumps_objlist_grow(&c->owned) < 0)

@@ -11,8 +11,8 @@ typedef struct dumps_buffers {
     isojson_buf out;
     dumps_objlist borrowed, owned;
     dumps_chunk *scratch;
-    dumps_keyslot *keys;  /* the key cache, DUMPS_KEYSLOTS slots */
-    uint64_t gen;         /* generation of the last call that used keys */
+    dumps_keycache *keys;  /* the key cache (dumps_internal.h) */
+    uint64_t gen;          /* counted by dumps.c; no longer read */
 } dumps_buffers;
 
 /* Takes this thread's cached buffers, or fresh empty ones (NULL with

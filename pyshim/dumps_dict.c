@@ -43,11 +43,11 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
         count++;
         if (dumps_cursor_scalar(&k, value) || dumps_cursor_leaf(c, &k, value))
             continue;
-        uint64_t foreign = c->foreign;
+        uint64_t foreign = c->keys->foreign;
         if (dumps_cursor_slow(c, &k, value) < 0)
             goto fail;
         /* Python code may have changed the dict. */
-        if (c->foreign != foreign)
+        if (c->keys->foreign != foreign)
             dumps_dict_iter_refresh(&it);
     }
     dumps_cursor_store(c, &k);

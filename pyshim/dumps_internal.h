@@ -69,8 +69,9 @@ typedef struct dumps_chunk {
  * repeated key is copied without touching the str or scanning it again. An
  * address stays valid: the first occurrence is recorded in `borrowed`, so
  * the str lives until the write (pinned before any Python code runs), and no
- * other object can take its address meanwhile. Slots of earlier calls are
- * told apart by gen. Two ways per set (the newer first), sets chosen by a
+ * other object can take its address meanwhile. The slots a call fills are
+ * emptied when it ends (dumps_buffers_give), so a slot holding key is a hit
+ * with no further test. Two ways per set (the newer first), sets chosen by a
  * multiplicative hash of the address: with direct mapping, two keys of one
  * dict that collide miss on every dict (a simulation on the corpus's key
  * sequences: twitter 13345 lookups, 105 distinct keys, 449-796 misses with
@@ -79,10 +80,23 @@ typedef struct dumps_chunk {
 #define DUMPS_KEYSLOTS (2u << DUMPS_KEYSET_BITS)
 
 typedef struct dumps_keyslot {
-    PyObject *key;
-    uint64_t gen;
+    PyObject *key;  /* NULL: empty */
     uint64_t words[3];
 } dumps_keyslot;
+
+/* The per-call walk state that dumps_ctx.c allocates, caches with the other
+ * buffers and resets. */
+typedef struct dumps_keycache {
+    dumps_keyslot slots[DUMPS_KEYSLOTS];
+    /* Members handed to code that may run Python code (dumps_cursor_slow):
+     * when it has not changed, neither has any container being walked. Only
+     * differences are read. */
+    uint64_t foreign;
+    /* The sets filled in this call (the first slot's index), to be emptied
+     * at its end; more than fit: all are. */
+    size_t nfilled;
+    uint16_t filled[DUMPS_KEYSLOTS];
+} dumps_keycache;
 
 /* The first of the two slots of key's set. */
 static inline size_t dumps_keyset_of(PyObject *key)
@@ -113,12 +127,8 @@ typedef struct dumps_ctx {
 
     dumps_chunk *scratch;  /* current chunk (head of the list) */
 
-    /* Members handed to code that may run Python code (dumps_cursor_slow):
-     * when it has not changed, neither has any container being walked. */
-    uint64_t foreign;
-
-    dumps_keyslot *keys;   /* DUMPS_KEYSLOTS slots (see above) */
-    uint64_t gen;          /* this call's generation, never 0 */
+    dumps_keycache *keys;  /* the key cache (see above) */
+    uint64_t gen;          /* set by dumps.c; no longer read */
 } dumps_ctx;
 
 /* ---- tape appenders ---- */
@@ -479,7 +489,7 @@ void dumps_dict_direct_check(void);
 
 /* ---- the container loops' cursor ----
  *
- * The list, tuple and dict loops (dumps_list.c, dumps_dict.c) keep the tape's
+ * The list and dict loops (dumps_list.c, dumps_dict.c) keep the tape's
  * write position and the end of the borrowed list in locals, so in registers,
  * and write the commonest members (ASCII str, float, small int, None, bool,
  * cached keys) without a call: one room check per member instead of a
@@ -488,7 +498,8 @@ void dumps_dict_direct_check(void);
  * (dumps_cursor_store) and reloaded afterwards, because it appends through
  * the context and may reallocate the tape or the borrowed list. The walk
  * keeps both arrays allocated (dumps_buffers_take), so the pointers are never
- * computed from NULL. */
+ * computed from NULL. (Tuples, which nest to 1024 levels, keep the plain
+ * loop and its small stack frame.) */
 typedef struct dumps_cursor {
     uint64_t *w, *wend;     /* next tape word, end of the tape's capacity */
     PyObject **b, **bend;   /* next borrowed slot, end of its capacity */
@@ -639,11 +650,11 @@ static inline __attribute__((always_inline)) int dumps_cursor_leaf(const dumps_c
 static inline __attribute__((always_inline)) int dumps_cursor_cached_key(const dumps_ctx *c, dumps_cursor *k,
                                                                          PyObject *key)
 {
-    const dumps_keyslot *set = &c->keys[dumps_keyset_of(key)];
+    const dumps_keyslot *set = &c->keys->slots[dumps_keyset_of(key)];
     const dumps_keyslot *hit;
-    if (set[0].key == key && set[0].gen == c->gen)
+    if (set[0].key == key)
         hit = &set[0];
-    else if (set[1].key == key && set[1].gen == c->gen)
+    else if (set[1].key == key)
         hit = &set[1];
     else
         return 0;
@@ -695,13 +706,13 @@ undo:
 #endif
 }
 
-/* A member that is neither a scalar nor a leaf,
- * through the context. The cursor is stored before and reloaded after. The
- * types handled here run no Python code, except in what they contain, which
- * comes back here; anything else may (default=, a lazy module's import, a
- * subclass's method...), and counts in c->foreign, so that the dict loop
- * knows when to read its table again. Tuples count too: their loop
- * (dumps_tuple) does not come back here. */
+/* A member that is neither a scalar nor a leaf, through the context. The
+ * cursor is stored before and reloaded after. The types handled here run no
+ * Python code, except in what they contain, which comes back here; anything
+ * else may (default=, a lazy module's import, a subclass's method...), and
+ * counts in c->keys->foreign, so that the dict loop knows when to read its
+ * table again. Tuples count too: their loop (dumps_tuple) does not come back
+ * here. */
 static inline __attribute__((always_inline)) int dumps_cursor_slow(dumps_ctx *c, dumps_cursor *k, PyObject *o)
 {
     PyTypeObject *t = Py_TYPE(o);
@@ -716,21 +727,22 @@ static inline __attribute__((always_inline)) int dumps_cursor_slow(dumps_ctx *c,
     } else if (t == &PyLong_Type) {
         rc = dumps_int(c, o);
     } else {
-        c->foreign++;
+        c->keys->foreign++;
         rc = dumps_value(c, o);
     }
     dumps_cursor_load(c, k);
     return rc;
 }
 
-/* One member of a list, tuple or dict at the cursor, which has room for 3
- * words: a scalar, a leaf, or through the context. 0, or -1 on error. */
-static inline __attribute__((always_inline)) int dumps_cursor_member(dumps_ctx *c, dumps_cursor *k, PyObject *o,
-                                                                     int leaf_dicts)
+/* One member of a list at the cursor, which has room for 3 words: a scalar,
+ * a leaf array or dict, or through the context. 0, or -1 on error. (The dict
+ * loop tries no leaf dicts: measured, the code they add to its loop costs
+ * more than they save on the corpus.) */
+static inline __attribute__((always_inline)) int dumps_cursor_member(dumps_ctx *c, dumps_cursor *k, PyObject *o)
 {
     if (dumps_cursor_scalar(k, o))
         return 0;
-    if (dumps_cursor_leaf(c, k, o) || (leaf_dicts && dumps_cursor_leaf_dict(c, k, o)))
+    if (dumps_cursor_leaf(c, k, o) || dumps_cursor_leaf_dict(c, k, o))
         return 0;
     return dumps_cursor_slow(c, k, o);
 }
@@ -738,14 +750,15 @@ static inline __attribute__((always_inline)) int dumps_cursor_member(dumps_ctx *
 /* An exact-str dict key (or "Dict key must be str"), through the key cache. */
 static inline int dumps_key(dumps_ctx *c, PyObject *key)
 {
-    dumps_keyslot *set = &c->keys[dumps_keyset_of(key)];
+    size_t at_set = dumps_keyset_of(key);
+    dumps_keyslot *set = &c->keys->slots[at_set];
     if (dumps_reserve(c, 3) < 0)
         return -1;
-    if (set[0].key == key && set[0].gen == c->gen) {
+    if (set[0].key == key) {
         dumps_key_copy(c, &set[0]);
         return 0;
     }
-    if (set[1].key == key && set[1].gen == c->gen) {
+    if (set[1].key == key) {
         dumps_key_copy(c, &set[1]);
         return 0;
     }
@@ -755,9 +768,12 @@ static inline int dumps_key(dumps_ctx *c, PyObject *key)
     if (dumps_str(c, key) < 0)
         return -1;
     /* dumps_str appended exactly one 3-word String entry. */
+    dumps_keycache *kc = c->keys;
+    if (kc->nfilled < DUMPS_KEYSLOTS)
+        kc->filled[kc->nfilled] = (uint16_t)at_set;
+    kc->nfilled++;
     set[1] = set[0];
     set[0].key = key;
-    set[0].gen = c->gen;
     const uint64_t *w = c->tape.words + at;
     set[0].words[0] = w[0];
     set[0].words[1] = w[1];

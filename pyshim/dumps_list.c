@@ -3,8 +3,9 @@
  * A tuple is a level for the depth of what it contains but is not checked
  * against the limit itself, as in orjson 3.13 (see DUMPS_MAX_DEPTH).
  *
- * The members are written through a cursor (dumps_internal.h): the commonest
- * scalars inline, the rest through the context. The size and the item array
+ * A list's members are written through a cursor (dumps_internal.h): the
+ * commonest scalars and short containers of them (leaves) in place, the rest
+ * through the context. The size and the item array
  * are read again on every step: a slow member may run Python code (default=)
  * that shrinks the list or reallocates its items. The list itself is on the
  * context's path, so dumps_pin() keeps it alive across such code. */
@@ -26,7 +27,7 @@ int dumps_list(dumps_ctx *c, PyObject *o)
         PyObject *v = PyList_GET_ITEM(o, i);
         if (dumps_cursor_room(c, &k, 3) < 0)
             goto fail;
-        if (dumps_cursor_member(c, &k, v, 1) < 0)
+        if (dumps_cursor_member(c, &k, v) < 0)
             goto fail;
     }
     dumps_cursor_store(c, &k);

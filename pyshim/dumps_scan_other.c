@@ -1,6 +1,7 @@
-/* dumps_scan.h without SIMD: 8 bytes a step in a 64-bit word (SWAR). */
-#if !defined(__SSE2__)
+/* dumps_scan.h without SIMD (or under AddressSanitizer): 8 bytes a step in
+ * a 64-bit word (SWAR), never reading past the end. */
 #include "dumps_scan.h"
+#if !DUMPS_SCAN_SSE2
 
 #include <string.h>
 

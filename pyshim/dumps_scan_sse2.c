@@ -3,8 +3,8 @@
  * has it (checked once when the extension loads). Strings at least one
  * register long end with one overlapping load instead of a byte loop: the
  * checks are idempotent, so seeing some bytes twice changes nothing. */
-#if defined(__SSE2__)
 #include "dumps_scan.h"
+#if DUMPS_SCAN_SSE2
 
 #include <emmintrin.h>
 #include <immintrin.h>

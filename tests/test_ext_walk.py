@@ -235,3 +235,22 @@ def test_ints_around_the_digit_boundaries():
                         isojson.dumps(doc, option=option)
                 else:
                     assert isojson.dumps(doc, option=option) == want
+
+
+def test_key_cache_forgets_keys_between_calls():
+    """A key str freed after a call leaves its address to the next str of
+    its size: the cache must not answer for it (pymalloc hands freed blocks
+    out again at once, so the same addresses come back)."""
+    for i in range(2000):
+        # Lengths and escaping that differ from one call to the next, within
+        # one allocation size.
+        key = ("k" * (8 + i % 7)).ljust(9 + i % 7, '"' if i % 2 else "q")
+        d = {key: i}
+        assert isojson.dumps(d) == orjson.dumps(d)
+        del d, key
+    # Many distinct keys in one call: more sets filled than recorded.
+    big = {fresh("key%d" % i): i for i in range(5000)}
+    assert isojson.dumps(big) == orjson.dumps(big)
+    del big
+    small = {fresh("key%d" % i): -i for i in range(50)}
+    assert isojson.dumps(small) == orjson.dumps(small)
