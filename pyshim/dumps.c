@@ -137,7 +137,6 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
     c.path_pinned = 0;
     c.scratch = b->scratch;
     c.keys = b->keys;
-    c.gen = ++b->gen;
     c.tape.len = 0;
     c.tape.arena_len = 0;
 

@@ -12,7 +12,6 @@ typedef struct dumps_buffers {
     dumps_objlist borrowed, owned;
     dumps_chunk *scratch;
     dumps_keycache *keys;  /* the key cache (dumps_internal.h) */
-    uint64_t gen;          /* counted by dumps.c; no longer read */
 } dumps_buffers;
 
 /* Takes this thread's cached buffers, or fresh empty ones (NULL with

@@ -128,7 +128,6 @@ typedef struct dumps_ctx {
     dumps_chunk *scratch;  /* current chunk (head of the list) */
 
     dumps_keycache *keys;  /* the key cache (see above) */
-    uint64_t gen;          /* set by dumps.c; no longer read */
 } dumps_ctx;
 
 /* ---- tape appenders ---- */
