@@ -254,3 +254,14 @@ def test_key_cache_forgets_keys_between_calls():
     del big
     small = {fresh("key%d" % i): -i for i in range(50)}
     assert isojson.dumps(small) == orjson.dumps(small)
+
+
+@pytest.mark.parametrize("c", ["\x00", "\x1f", "\n", '"', "\\", " ", "\x7f", "/"])
+def test_ascii_strings_every_length_and_escape_position(c):
+    """The str scans (pyshim/dumps_scan.h): inline up to 64 bytes in one,
+    two or four overlapping loads, then the out-of-line scan; one character to
+    escape (or a harmless one) at every position of every length up to 100,
+    as a list item, a dict value and a dict key, each a separate str object."""
+    strs = ["".join(["a" * at, c, "b" * (n - at - 1)]) for n in range(1, 101) for at in range(n)]
+    doc = [strs, {"k%d" % i: s for i, s in enumerate(strs)}, {s: i for i, s in enumerate(strs)}]
+    assert isojson.dumps(doc) == orjson.dumps(doc)

@@ -54,7 +54,7 @@ func (e *encoder) text(k backend.Kind, i int) {
 		for len(s) > 0 {
 			c := s[:min(len(s), escapeChunk)]
 			e.grow(maxEscapeLen*len(c) + 1)
-			e.buf = escapeUTF8(e.buf, c)
+			e.buf = escapeUTF8Wide(e.buf, c)
 			s = s[len(c):]
 		}
 		e.buf = append(e.buf, '"')

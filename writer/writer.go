@@ -223,7 +223,28 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 				l := len(buf)
 				buf = buf[:l+n+2]
 				buf[l] = '"'
-				copy(buf[l+1:l+1+n], unsafe.Slice((*byte)(e.textAddr(h, i, n)), n))
+				p := e.textAddr(h, i, n)
+				if n <= 64 {
+					// Most URLs: the first and the last 32 bytes, no
+					// memmove call.
+					d := unsafe.Pointer(&buf[l+1])
+					a, b := load64(p), load64(unsafe.Add(p, 8))
+					c, f := load64(unsafe.Add(p, 16)), load64(unsafe.Add(p, 24))
+					q := unsafe.Add(p, n-32)
+					w, x := load64(q), load64(unsafe.Add(q, 8))
+					y, z := load64(unsafe.Add(q, 16)), load64(unsafe.Add(q, 24))
+					store64(d, a)
+					store64(unsafe.Add(d, 8), b)
+					store64(unsafe.Add(d, 16), c)
+					store64(unsafe.Add(d, 24), f)
+					r := unsafe.Add(d, n-32)
+					store64(r, w)
+					store64(unsafe.Add(r, 8), x)
+					store64(unsafe.Add(r, 16), y)
+					store64(unsafe.Add(r, 24), z)
+				} else {
+					copy(buf[l+1:l+1+n], unsafe.Slice((*byte)(p), n))
+				}
 				buf[l+n+1] = '"'
 			} else {
 				buf = e.textTo(buf, k, i)
