@@ -5,16 +5,26 @@
 //
 // The pipeline per value is: read the tape entry's header, then
 //
-//   - literals and integers: fixed bytes and two-digits-at-a-time digits
-//     (number.go);
-//   - floats: the shortest round-trip digits by Schubfach (schubfach.go, with
-//     its table pow10_table.go from gen_pow10.go) laid out as orjson does;
-//   - strings: UTF-8 text is scanned eight bytes at a time for the bytes
-//     that need escaping, and copied without scanning when the producer
-//     marked it clean; CPython's UCS1/UCS2/UCS4 layouts are transcoded to
-//     UTF-8 while escaping (escape.go, text.go);
-//   - containers: members in tape order, or sorted by key with a reused
-//     scratch slice (sort.go).
+//   - literals and integers: fixed bytes, digits eight at a time in one
+//     register (number.go);
+//   - floats: the shortest round-trip digits from one 64×128-bit product
+//     (float_shortest.go), falling back to the exact Schubfach
+//     (schubfach.go, table pow10_table.go from gen_pow10.go) when that
+//     product is too close to a rounding boundary to decide, then laid out
+//     as orjson does (float_layout.go, number.go);
+//   - strings: text the producer marked clean is copied (short text with a
+//     few overlapping word moves); UTF-8 that needs escaping goes through an
+//     SSE2 kernel or eight bytes at a time (escape*.go); CPython's
+//     UCS1/UCS2/UCS4 layouts are transcoded a machine word at a time, UCS2
+//     also by an SSSE3 kernel (transcode*.go, text.go);
+//   - containers: the compact walk (the default options) is one loop with an
+//     explicit stack of open containers (writer.go); indentation and sorted
+//     keys take the general walk, sorting with a reused scratch slice
+//     (sort.go).
+//
+// Every store past the written length stays within the capacity the writer
+// reserved (guard_test.go checks it with guard zones): the output may be a
+// Python bytes object, where a stray store would corrupt the heap.
 //
 // Output grows either on the Go heap (Append) or through a
 // backend.Allocator (Output), which is how the engine library writes
