@@ -35,7 +35,10 @@ static int members_of_dict(dumps_ctx *c, PyObject *dict, size_t *count)
             return dumps_error("Dict key must be str");
         if (starts_with_underscore(key))
             continue;
-        if (dumps_str(c, key) < 0 || dumps_value(c, value) < 0)
+        /* Through the key cache: every instance of a class has the same
+         * (interned) names, so after the first instance a name is three
+         * tape words copied. */
+        if (dumps_key(c, key) < 0 || dumps_value(c, value) < 0)
             return -1;
         (*count)++;
     }
@@ -70,7 +73,7 @@ static int members_of_fields(dumps_ctx *c, PyObject *o, size_t *count)
         PyObject *value = PyObject_GetAttr(o, name);
         if (value == NULL || dumps_keep_owned(c, value) < 0)
             return -1;
-        if (dumps_str(c, name) < 0 || dumps_value(c, value) < 0)
+        if ((PyUnicode_CheckExact(name) ? dumps_key(c, name) : dumps_str(c, name)) < 0 || dumps_value(c, value) < 0)
             return -1;
         (*count)++;
     }

@@ -22,27 +22,25 @@
 #define MSG_TZ_LIBRARY \
     "datetime's timezone library is not supported: use datetime.timezone.utc, pendulum, pytz, or dateutil"
 
-static char *put2(char *p, int v)
+/* Two digits a store, from a table: the per-digit divisions cost more than
+ * everything else in formatting a date. */
+static inline char *put2(char *p, int v)
 {
-    p[0] = (char)('0' + v / 10);
-    p[1] = (char)('0' + v % 10);
+    memcpy(p, dumps_digit_pairs + 2 * v, 2);
     return p + 2;
 }
 
-static char *put_date(char *p, int y, int m, int d)
+static inline char *put_date(char *p, int y, int m, int d)
 {
-    p[0] = (char)('0' + y / 1000);
-    p[1] = (char)('0' + y / 100 % 10);
-    p[2] = (char)('0' + y / 10 % 10);
-    p[3] = (char)('0' + y % 10);
-    p += 4;
+    p = put2(p, y / 100);
+    p = put2(p, y % 100);
     *p++ = '-';
     p = put2(p, m);
     *p++ = '-';
     return put2(p, d);
 }
 
-static char *put_time(char *p, int h, int mi, int s, int us, uint32_t opts)
+static inline char *put_time(char *p, int h, int mi, int s, int us, uint32_t opts)
 {
     p = put2(p, h);
     *p++ = ':';
@@ -51,8 +49,9 @@ static char *put_time(char *p, int h, int mi, int s, int us, uint32_t opts)
     p = put2(p, s);
     if (us != 0 && !(opts & OPT_OMIT_MICROSECONDS)) {
         *p++ = '.';
-        for (int div = 100000; div >= 1; div /= 10)
-            *p++ = (char)('0' + us / div % 10);
+        p = put2(p, us / 10000);
+        p = put2(p, us / 100 % 100);
+        p = put2(p, us % 100);
     }
     return p;
 }
@@ -123,35 +122,44 @@ static int utc_offset(dumps_ctx *c, PyObject *dt, PyObject *tzinfo, int *seconds
 int dumps_datetime(dumps_ctx *c, PyObject *o, enum isojson_cached_type kind, int as_key)
 {
     (void)PyDateTimeAPI; /* declared by datetime.h; the macros used need no C API import */
-    char buf[40], *p = buf;
+    (void)as_key;        /* a key and a value are the same String entry */
     uint32_t opts = c->opts;
+    char *start, *p;
     if (kind == ISOJSON_T_DATE) {
-        p = put_date(p, PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o));
-        return dumps_plain_text(c, buf, (size_t)(p - buf), as_key);
+        if ((start = dumps_text_begin(c)) == NULL)
+            return -1;
+        p = put_date(start, PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o));
+        return dumps_text_finish(c, start, p);
     }
     if (kind == ISOJSON_T_TIME) {
         if (PyDateTime_TIME_GET_TZINFO(o) != Py_None)
             return dumps_error("datetime.time must not have tzinfo set");
-        p = put_time(p, PyDateTime_TIME_GET_HOUR(o), PyDateTime_TIME_GET_MINUTE(o), PyDateTime_TIME_GET_SECOND(o),
-                     PyDateTime_TIME_GET_MICROSECOND(o), opts);
-        return dumps_plain_text(c, buf, (size_t)(p - buf), as_key);
+        if ((start = dumps_text_begin(c)) == NULL)
+            return -1;
+        p = put_time(start, PyDateTime_TIME_GET_HOUR(o), PyDateTime_TIME_GET_MINUTE(o),
+                     PyDateTime_TIME_GET_SECOND(o), PyDateTime_TIME_GET_MICROSECOND(o), opts);
+        return dumps_text_finish(c, start, p);
     }
-    p = put_date(p, PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o));
-    *p++ = 'T';
-    p = put_time(p, PyDateTime_DATE_GET_HOUR(o), PyDateTime_DATE_GET_MINUTE(o), PyDateTime_DATE_GET_SECOND(o),
-                 PyDateTime_DATE_GET_MICROSECOND(o), opts);
+    /* The offset first: tzinfo.utcoffset is Python code, which must not run
+     * while the text is half-formatted in the scratch arena. */
     PyObject *tzinfo = PyDateTime_DATE_GET_TZINFO(o);
-    int utc, seconds = 0, negative = 0;
+    int offset = 0, seconds = 0, negative = 0;
     if (tzinfo == Py_None) {
-        utc = (opts & OPT_NAIVE_UTC) != 0;
-        if (!utc)
-            return dumps_plain_text(c, buf, (size_t)(p - buf), as_key);
+        offset = (opts & OPT_NAIVE_UTC) != 0;
     } else {
         if (utc_offset(c, o, tzinfo, &seconds, &negative) < 0)
             return -1;
-        utc = seconds == 0;
+        offset = 1;
     }
-    if (utc && (opts & OPT_UTC_Z)) {
+    if ((start = dumps_text_begin(c)) == NULL)
+        return -1;
+    p = put_date(start, PyDateTime_GET_YEAR(o), PyDateTime_GET_MONTH(o), PyDateTime_GET_DAY(o));
+    *p++ = 'T';
+    p = put_time(p, PyDateTime_DATE_GET_HOUR(o), PyDateTime_DATE_GET_MINUTE(o), PyDateTime_DATE_GET_SECOND(o),
+                 PyDateTime_DATE_GET_MICROSECOND(o), opts);
+    if (!offset)
+        return dumps_text_finish(c, start, p);
+    if (seconds == 0 && (opts & OPT_UTC_Z)) {
         *p++ = 'Z';
     } else {
         /* orjson rounds leftover seconds to the nearest minute without
@@ -164,5 +172,5 @@ int dumps_datetime(dumps_ctx *c, PyObject *o, enum isojson_cached_type kind, int
         *p++ = ':';
         p = put2(p, minutes);
     }
-    return dumps_plain_text(c, buf, (size_t)(p - buf), as_key);
+    return dumps_text_finish(c, start, p);
 }

@@ -12,6 +12,54 @@
 #include <math.h>
 #include <string.h>
 
+static const char DIGIT_PAIRS[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                      "8081828384858687888990919293949596979899";
+
+/* Writes exactly count decimal digits of v (leading zeros included) ending
+ * at end, two at a time from a table: no digit buffer to reverse. */
+static void put_fixed(char *end, uint32_t v, int count)
+{
+    while (count >= 2) {
+        end -= 2;
+        memcpy(end, DIGIT_PAIRS + 2 * (v % 100), 2);
+        v /= 100;
+        count -= 2;
+    }
+    if (count)
+        *--end = (char)('0' + v % 10);
+}
+
+static int decimal_len(uint32_t v)
+{
+    static const uint32_t pow10[] = {10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+    int n = 1;
+    while (n < 10 && v >= pow10[n - 1])
+        n++;
+    return n;
+}
+
+static const uint32_t POW10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+
+/* The digits of an integer-valued f below 2^24, the float32 range where
+ * every integer is exact and neighbours are at most 1 apart: any shorter
+ * decimal is another integer, outside f's rounding interval (half an ulp
+ * <= 0.5), so f's own digits are what Ryu returns (Ryu's own small-integer
+ * shortcut). 0 when f is not such an integer. */
+static int small_integer(float f, uint32_t *mantissa)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    int e = (int)(bits >> 23 & 0xFF) - 127;
+    if (e < 0 || e > 23)
+        return 0;
+    uint32_t m = (1u << 23) | (bits & ((1u << 23) - 1));
+    if (m & ((1u << (23 - e)) - 1))
+        return 0;
+    *mantissa = m >> (23 - e);
+    return 1;
+}
+
 size_t dumps_format_f32(float f, char *out)
 {
     char *p = out;
@@ -28,48 +76,43 @@ size_t dumps_format_f32(float f, char *out)
         return (size_t)(p - out) + 3;
     }
     uint32_t mantissa;
-    int32_t exponent;
-    dumps_ryu32(f, &mantissa, &exponent);
+    int32_t exponent = 0;
+    if (!small_integer(f, &mantissa))
+        dumps_ryu32(f, &mantissa, &exponent);
     while (mantissa % 10 == 0) {
         mantissa /= 10;
         exponent++;
     }
-    char digits[16];
-    int len = 0;
-    for (uint32_t m = mantissa; m != 0; m /= 10)
-        digits[len++] = (char)('0' + m % 10);
-    for (int i = 0; i < len / 2; i++) {
-        char t = digits[i];
-        digits[i] = digits[len - 1 - i];
-        digits[len - 1 - i] = t;
-    }
+    int len = decimal_len(mantissa);
     int k = exponent;  /* f = digits * 10^k */
     int kk = len + k;  /* 10^(kk-1) <= f < 10^kk */
     if (k >= 0 && kk <= 13) {
-        memcpy(p, digits, (size_t)len);
+        put_fixed(p + len, mantissa, len);
         p += len;
         for (int i = len; i < kk; i++)
             *p++ = '0';
         *p++ = '.';
         *p++ = '0';
     } else if (kk > 0 && kk <= 13) {
-        memcpy(p, digits, (size_t)kk);
+        uint32_t scale = POW10[len - kk];
+        put_fixed(p + kk, mantissa / scale, kk);
         p += kk;
         *p++ = '.';
-        memcpy(p, digits + kk, (size_t)(len - kk));
+        put_fixed(p + (len - kk), mantissa % scale, len - kk);
         p += len - kk;
     } else if (kk > -6 && kk <= 0) {
         *p++ = '0';
         *p++ = '.';
         for (int i = kk; i < 0; i++)
             *p++ = '0';
-        memcpy(p, digits, (size_t)len);
+        put_fixed(p + len, mantissa, len);
         p += len;
     } else {
-        *p++ = digits[0];
+        uint32_t scale = POW10[len - 1];
+        *p++ = (char)('0' + mantissa / scale);
         if (len > 1) {
             *p++ = '.';
-            memcpy(p, digits + 1, (size_t)(len - 1));
+            put_fixed(p + (len - 1), mantissa % scale, len - 1);
             p += len - 1;
         }
         *p++ = 'e';

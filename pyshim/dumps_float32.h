@@ -7,7 +7,8 @@
 
 #pragma GCC visibility push(hidden)
 
-/* Writes orjson's text for f (at most 16 bytes) and returns its length. */
+/* Writes orjson's text for f (at most 17 bytes: "-0.00000117549435")
+ * and returns its length. */
 size_t dumps_format_f32(float f, char *out);
 /* Ryu: f (finite, > 0) = digits * 10^exponent with the fewest digits that
  * read back as f, nearest to f among those (dumps_ryu32.c). */

@@ -136,7 +136,10 @@ static int dumps_dt64(dumps_ctx *c, int64_t v, int unit, int as_key)
     secs = total - days * 86400;
     civil_from_days(days, &year, &month, &day);
 have_date:
-    char buf[40], *p = buf;
+    (void)as_key; /* a key and a value are the same String entry */
+    char *start = dumps_text_begin(c), *p = start;
+    if (start == NULL)
+        return -1;
     int y = (int)year;
     *p++ = (char)('0' + y / 1000);
     *p++ = (char)('0' + y / 100 % 10);
@@ -162,7 +165,7 @@ have_date:
             p += 6;
         }
     }
-    return dumps_plain_text(c, buf, (size_t)(p - buf), as_key);
+    return dumps_text_finish(c, start, p);
 }
 
 /* ---- one element ---- */
@@ -326,12 +329,65 @@ static int dt64_array_unit(dumps_ctx *c, PyObject *array)
     return unit;
 }
 
+/* Longest float32 text dumps_format_f32 writes ("-0.00000117549435"),
+ * plus its comma. */
+#define F32_TEXT_MAX 18
+
+/* The last dimension of a float32/float16 array in compact output, written
+ * here as one Raw entry holding the whole "[v,v,...]": one tape entry and
+ * one copy in the writer per row instead of one per value (orjson's own
+ * float32 path is a tight format loop; per-value entries cost more than the
+ * formatting). Under OPT_INDENT_2 every value needs its own line, so this
+ * is not used there. The row is formatted straight into the scratch arena
+ * and what it did not use is handed back. */
+static int dumps_f32_row(dumps_ctx *c, PyObject *array, const array_interface *ai, int dim, const uint8_t *data,
+                         elem_kind kind)
+{
+    Py_intptr_t n = ai->shape[dim], stride = ai->strides[dim];
+    if (dumps_enter(c, array, 0) < 0)
+        return -1;
+    if ((size_t)n > (SIZE_MAX - 2) / F32_TEXT_MAX) {
+        dumps_leave(c);
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t cap = (size_t)n * F32_TEXT_MAX + 2;
+    uint8_t *start = dumps_scratch(c, cap);
+    if (start == NULL) {
+        dumps_leave(c);
+        return -1;
+    }
+    char *p = (char *)start;
+    *p++ = '[';
+    for (Py_intptr_t i = 0; i < n; i++) {
+        const uint8_t *src = data + i * stride;
+        float f;
+        if (kind == K_F32) {
+            memcpy(&f, src, 4);
+        } else {
+            uint16_t h;
+            memcpy(&h, src, 2);
+            f = dumps_f16_to_f32(h);
+        }
+        if (i != 0)
+            *p++ = ',';
+        p += dumps_format_f32(f, p);
+    }
+    *p++ = ']';
+    size_t used = (size_t)(p - (char *)start);
+    dumps_text_trim(c, cap - used);
+    dumps_leave(c);
+    return dumps_ref(c, ISOJSON_RAW, ISOJSON_ASCII, ISOJSON_UTF8, start, used, 0);
+}
+
 /* The nested Arrays of dimension dim starting at data. */
 static int dumps_dims(dumps_ctx *c, PyObject *array, const array_interface *ai, int dim, const uint8_t *data,
                       elem_kind kind, int unit)
 {
     size_t at;
     Py_intptr_t n = ai->shape[dim];
+    if (dim + 1 == ai->nd && (kind == K_F32 || kind == K_F16) && !(c->opts & OPT_INDENT_2))
+        return dumps_f32_row(c, array, ai, dim, data, kind);
     if (dumps_enter(c, array, 0) < 0)
         return -1;
     if (dumps_open(c, ISOJSON_ARRAY, &at) < 0)

@@ -103,13 +103,17 @@ PyObject *dumps_type(isojson_dumps_state *st, enum isojson_cached_type which)
     return st->types[which];
 }
 
-int dumps_plain_text(dumps_ctx *c, const char *text, size_t n, int as_key)
+const char dumps_digit_pairs[201] = "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+                                     "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+int dumps_text_finish(dumps_ctx *c, char *start, char *end)
 {
-    uint8_t *p = dumps_scratch(c, n);
-    if (p == NULL)
-        return -1;
-    memcpy(p, text, n);
-    return dumps_ref_clean(c, as_key ? ISOJSON_STRING : ISOJSON_PLAIN, ISOJSON_ASCII, ISOJSON_UTF8, p, n, n, 1);
+    size_t n = (size_t)(end - start);
+    dumps_text_trim(c, DUMPS_TEXT_BUF - n);
+    /* A clean UTF-8 String, not a Plain entry: the same quoted bytes, and
+     * the writer copies short clean Strings inline in its compact loop,
+     * where Plain text costs a call to its general text path. */
+    return dumps_ref_clean(c, ISOJSON_STRING, ISOJSON_ASCII, ISOJSON_UTF8, start, n, n, 1);
 }
 
 /* Whether some group has not been found yet, so that a dumps_type call may run

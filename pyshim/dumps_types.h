@@ -35,9 +35,37 @@ int dumps_dataclass(dumps_ctx *c, PyObject *o);
 /* dumps_numpy.c: DUMPS_NOT_MINE when o is no numpy array or scalar. */
 int dumps_numpy(dumps_ctx *c, PyObject *o);
 
-/* Appends a Plain (value) or String (key) entry for ASCII text that needs
- * no escaping, stored in the scratch arena. */
-int dumps_plain_text(dumps_ctx *c, const char *text, size_t n, int as_key);
+/* Short ASCII text that needs no escaping (datetimes, UUIDs, datetime64) is
+ * formatted straight into the scratch arena, not into a local buffer that
+ * is then copied: the copy's wide loads of bytes just stored one at a time
+ * stall on store forwarding. dumps_text_begin reserves DUMPS_TEXT_BUF bytes
+ * (NULL with MemoryError); dumps_text_finish gives back what the text
+ * [start, end) did not use and appends it as a String entry (clean UTF-8),
+ * which serves as a value or as a key. No Python code may run in between. */
+#define DUMPS_TEXT_BUF 48
+
+/* "00010203...99": two decimal digits per entry. */
+extern const char dumps_digit_pairs[201];
+
+/* n bytes of scratch, from the head chunk when it has the room without a
+ * call (dumps_scratch's own fast path, inlined for per-value text). */
+static inline uint8_t *dumps_text_room(dumps_ctx *c, size_t n)
+{
+    dumps_chunk *ch = c->scratch;
+    if (ch != NULL && ch->cap - ch->len >= n) {
+        uint8_t *p = ch->data + ch->len;
+        ch->len += n;
+        return p;
+    }
+    return dumps_scratch(c, n);
+}
+
+/* Gives back the last `unused` bytes of the most recent scratch request:
+ * both dumps_scratch and dumps_text_room hand out the end of the head chunk. */
+static inline void dumps_text_trim(dumps_ctx *c, size_t unused) { c->scratch->len -= unused; }
+
+static inline char *dumps_text_begin(dumps_ctx *c) { return (char *)dumps_text_room(c, DUMPS_TEXT_BUF); }
+int dumps_text_finish(dumps_ctx *c, char *start, char *end);
 
 #pragma GCC visibility pop
 
