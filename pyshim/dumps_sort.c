@@ -244,12 +244,20 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
         if (dumps_keep_owned(c, value) < 0)
             goto fail;
         size_t mark = c->tape.len;
-        int rc = PyUnicode_CheckExact(key)           ? dumps_str(c, key)
+        /* str keys through the key cache (dumps_internal.h): a key met
+         * before in this call is three words copied, not scanned again. */
+        int rc = PyUnicode_CheckExact(key)           ? dumps_key(c, key)
                  : (c->opts & OPT_NON_STR_KEYS) != 0 ? dumps_nonstr_key(c, key)
                                                      : dumps_error("Dict key must be str");
         if (rc < 0)
             goto fail;
-        memcpy(recs[count].key, c->tape.words + mark, sizeof recs[count].key);
+        /* Word by word: the key's words were just stored one by one, and
+         * a wider load across two of them (what memcpy compiles to) waits
+         * for both stores to retire instead of taking their values. The
+         * relaxed atomic loads are plain loads that cannot be merged. */
+        const uint64_t *kw = c->tape.words + mark;
+        for (int w = 0; w < 3; w++)
+            recs[count].key[w] = __atomic_load_n(&kw[w], __ATOMIC_RELAXED);
         c->tape.len = mark;
         recs[count].value = value;
         if (sort)

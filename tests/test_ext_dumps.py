@@ -776,3 +776,27 @@ def test_sort_keys_equal_keys_keep_dict_order(size):
         doc[str(i % 7 + 100 * (i // 7 + 1))] = f"t{i}"
     opt = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
     assert isojson.dumps(doc, option=opt) == orjson.dumps(doc, option=opt)
+
+
+@pytest.mark.parametrize("option", [orjson.OPT_SORT_KEYS, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2,
+                                    orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS])
+def test_sort_keys_shared_key_objects_as_orjson(option):
+    # Sorted dicts take str keys through the key cache: the same key
+    # objects in many dicts (as loads makes them), of every width, in
+    # different orders, with default= dropping dicts (and their keys'
+    # last other references) on the way.
+    keys = ["id", "name", "é-name", "\u20ac-price", "\U0001f600", "a" * 40, "ab", "a"]
+    rows = [{k: i for k in (keys[i % 8:] + keys[: i % 8])} for i in range(50)]
+    doc = {"rows": rows, "z": [{keys[i % 8]: i, "x" + str(i): i} for i in range(20)]}
+
+    class Drop:
+        pass
+
+    def default(o):
+        doc["z"].clear()
+        return None
+
+    doc["a_drop"] = Drop()
+    want = orjson.dumps(doc, option=option, default=default)
+    doc["z"] = [{keys[i % 8]: i, "x" + str(i): i} for i in range(20)]
+    assert isojson.dumps(doc, option=option, default=default) == want
