@@ -175,6 +175,10 @@ static inline int record_less(const sort_record *a, const sort_record *b)
  * objects that documents are made of. */
 #define SORT_RUN 16
 
+/* Dicts of up to this many members sort in a buffer on the C stack (small:
+ * one per nesting level). */
+#define SORT_LOCAL 4
+
 static void insertion_sort(sort_record *r, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
@@ -223,7 +227,10 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
     size_t at, count = 0, n = (size_t)PyDict_GET_SIZE(o);
     Py_ssize_t pos = 0;
     PyObject *key, *value;
-    sort_record *recs = NULL;
+    /* Most dicts are small (citm_catalog.json: 9592 of its 10935 have two
+     * members): their records live on the stack, not in a malloc each. */
+    sort_record local[SORT_LOCAL];
+    sort_record *recs = local;
     if (dumps_enter(c, o, 1) < 0)
         return -1;
     if (dumps_open(c, ISOJSON_OBJECT, &at) < 0)
@@ -231,7 +238,8 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
     if (n == 0)
         goto done;
     /* The records, and as many again as merge scratch for a large dict. */
-    recs = malloc((n > SORT_RUN && sort ? 2 * n : n) * sizeof *recs);
+    if (n > SORT_LOCAL)
+        recs = malloc((n > SORT_RUN && sort ? 2 * n : n) * sizeof *recs);
     if (recs == NULL) {
         PyErr_NoMemory();
         goto fail;
@@ -261,7 +269,7 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
         c->tape.len = mark;
         recs[count].value = value;
         if (sort)
-            recs[count].prefix = key_prefix(recs[count].key);
+            recs[count].prefix = n > 1 ? key_prefix(recs[count].key) : 0;
         count++;
     }
     if (sort)
@@ -275,12 +283,14 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
             goto fail;
     }
 done:
-    free(recs);
+    if (recs != local)
+        free(recs);
     dumps_close(c, at, count);
     dumps_leave(c);
     return 0;
 fail:
-    free(recs);
+    if (recs != local)
+        free(recs);
     dumps_leave(c);
     return -1;
 }
