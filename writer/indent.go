@@ -8,28 +8,37 @@ import (
 	"github.com/isojson/isojson/backend"
 )
 
-// indentSlack is what putIndent may store past the indentation it writes:
-// an indentation of up to 16 bytes is stored as two whole words.
+// indentSlack is what putShortIndent may store past the indentation it
+// writes:
+// an indentation of up to 16 bytes is stored as one 16-byte array.
 const indentSlack = 16
 
-// indentRoom is the room that putIndent needs for depth levels.
+// indentRoom is the room that putShortIndent or putIndentLong needs for
+// depth levels.
 func indentRoom(depth int) int { return 1 + 2*depth + indentSlack }
 
-// putIndent appends a newline and depth levels of indentation to buf,
-// which has indentRoom(depth) bytes of room. The usual indentation (depth
-// 7 or less) is two word stores of indentText, whatever its length: the
-// bytes past it, within the room, are overwritten by what follows.
-func (e *encoder) putIndent(buf []byte, depth int) []byte {
-	n := 1 + 2*depth
+// shortIndentDepth is the deepest indentation that putShortIndent writes as
+// one 16-byte store.
+const shortIndentDepth = (indentSlack - 1) / 2
+
+// putShortIndent appends a newline and depth levels of indentation to
+// buf, which has indentRoom(depth) bytes of room, for depth up to
+// shortIndentDepth (putIndentLong past it): one 16-byte store of
+// indentText, whatever the length, since the bytes past it, within the
+// room, are overwritten by what follows. The walk branches between the two
+// itself: a function doing both would not inline.
+func putShortIndent(buf []byte, depth int) []byte {
 	l := len(buf)
-	if n <= indentSlack {
-		d := unsafe.Pointer(unsafe.SliceData(buf[l : l+indentSlack]))
-		p := unsafe.Pointer(unsafe.StringData(indentText))
-		store64(d, load64(p))
-		store64(unsafe.Add(d, 8), load64(unsafe.Add(p, 8)))
-		return buf[:l+n]
-	}
-	if n <= len(indentText) {
+	*(*[indentSlack]byte)(buf[l : l+indentSlack]) = indentWords
+	return buf[:l+1+2*depth]
+}
+
+// indentWords is the first indentSlack bytes of indentText.
+var indentWords = [indentSlack]byte([]byte(indentText[:indentSlack]))
+
+// putIndentLong is putShortIndent for depth past shortIndentDepth.
+func (e *encoder) putIndentLong(buf []byte, depth int) []byte {
+	if n := 1 + 2*depth; n <= len(indentText) {
 		return append(buf, indentText[:n]...)
 	}
 	// Deeper than any parsed or Python document (a hand-built tape).
@@ -109,7 +118,11 @@ func (e *encoder) indented(buf []byte, i int) ([]byte, int) {
 			top = inner<<1 | isObj
 			depth++
 			buf = e.room(buf, room+indentRoom(depth))
-			buf = e.putIndent(buf, depth)
+			if depth <= shortIndentDepth {
+				buf = putShortIndent(buf, depth)
+			} else {
+				buf = e.putIndentLong(buf, depth)
+			}
 			if isObj == 0 {
 				continue
 			}
@@ -125,7 +138,11 @@ func (e *encoder) indented(buf []byte, i int) ([]byte, int) {
 		for i<<1|1 >= top {
 			depth--
 			buf = e.room(buf, 1+indentRoom(depth))
-			buf = e.putIndent(buf, depth)
+			if depth <= shortIndentDepth {
+				buf = putShortIndent(buf, depth)
+			} else {
+				buf = e.putIndentLong(buf, depth)
+			}
 			l := len(buf)
 			buf = buf[:l+1]
 			buf[l] = byte(']' + 0x20*(top&1))
@@ -138,7 +155,11 @@ func (e *encoder) indented(buf []byte, i int) ([]byte, int) {
 		buf = e.room(buf, room+1+indentRoom(depth))
 		buf = buf[:len(buf)+1]
 		buf[len(buf)-1] = ','
-		buf = e.putIndent(buf, depth)
+		if depth <= shortIndentDepth {
+			buf = putShortIndent(buf, depth)
+		} else {
+			buf = e.putIndentLong(buf, depth)
+		}
 		if top&1 == 0 {
 			continue
 		}
