@@ -15,9 +15,13 @@
 #include <stdlib.h>
 
 typedef struct sort_record {
+    /* The first eight bytes of the key's UTF-8 text, big-endian and
+     * zero-padded: prefixes order like the keys (UTF-8 byte order is code
+     * point order), so most comparisons are one integer compare and only
+     * keys with equal prefixes are compared in full. */
+    uint64_t prefix;
     uint64_t key[3];
     PyObject *value;
-    size_t index;
 } sort_record;
 
 /* The code points of a key's text, whatever its width. */
@@ -74,6 +78,74 @@ static uint32_t next_code_point(text_cursor *t)
     }
 }
 
+static inline uint64_t load_be64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return v;
+#else
+    return __builtin_bswap64(v);
+#endif
+}
+
+static inline uint64_t load_be32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return v;
+#else
+    return __builtin_bswap32(v);
+#endif
+}
+
+/* utf8_prefix is key_prefix of n bytes of UTF-8 at p, read with loads
+ * that stay inside the text (CPython's storage has no slack after it) and
+ * that overlap for short texts: byte j lands at bits 56-8j either way.
+ * Loads, not byte stores into a buffer read back as a word, which stall. */
+static inline uint64_t utf8_prefix(const uint8_t *p, size_t n)
+{
+    if (n >= 8)
+        return load_be64(p);
+    if (n >= 4)
+        return load_be32(p) << 32 | load_be32(p + n - 4) << (8 * (8 - n));
+    if (n > 0)
+        return (uint64_t)p[0] << 56 | (uint64_t)p[n / 2] << (56 - 8 * (n / 2)) |
+               (uint64_t)p[n - 1] << (56 - 8 * (n - 1));
+    return 0;
+}
+
+/* key_prefix returns the first eight bytes of the key's UTF-8 text as a
+ * big-endian number, zero-padded (see sort_record). */
+static uint64_t key_prefix(const uint64_t *k)
+{
+    uint8_t b[12] = {0}; /* room for the last character's overflow */
+    size_t n = 0;
+    text_cursor t = cursor_of(k);
+    if (t.width == ISOJSON_UTF8)
+        return utf8_prefix(t.p, t.n);
+    while (n < 8 && t.i < t.n) {
+        uint32_t u = next_code_point(&t);
+        if (u < 0x80) {
+            b[n++] = (uint8_t)u;
+        } else if (u < 0x800) {
+            b[n++] = (uint8_t)(0xC0 | u >> 6);
+            b[n++] = (uint8_t)(0x80 | (u & 0x3F));
+        } else if (u < 0x10000) {
+            b[n++] = (uint8_t)(0xE0 | u >> 12);
+            b[n++] = (uint8_t)(0x80 | (u >> 6 & 0x3F));
+            b[n++] = (uint8_t)(0x80 | (u & 0x3F));
+        } else {
+            b[n++] = (uint8_t)(0xF0 | u >> 18);
+            b[n++] = (uint8_t)(0x80 | (u >> 12 & 0x3F));
+            b[n++] = (uint8_t)(0x80 | (u >> 6 & 0x3F));
+            b[n++] = (uint8_t)(0x80 | (u & 0x3F));
+        }
+    }
+    return load_be64(b);
+}
+
 static int compare_keys(const uint64_t *a, const uint64_t *b)
 {
     text_cursor x = cursor_of(a), y = cursor_of(b);
@@ -92,13 +164,62 @@ static int compare_keys(const uint64_t *a, const uint64_t *b)
     return (x.i < x.n) - (y.i < y.n);
 }
 
-static int compare_records(const void *pa, const void *pb)
+static inline int record_less(const sort_record *a, const sort_record *b)
 {
-    const sort_record *a = pa, *b = pb;
-    int r = compare_keys(a->key, b->key);
-    if (r != 0)
-        return r;
-    return (a->index > b->index) - (a->index < b->index);
+    if (a->prefix != b->prefix)
+        return a->prefix < b->prefix;
+    return compare_keys(a->key, b->key) < 0;
+}
+
+/* Runs this long are sorted by insertion: stable, and the fastest for the
+ * objects that documents are made of. */
+#define SORT_RUN 16
+
+/* Dicts of up to this many members sort in a buffer on the C stack (small:
+ * one per nesting level). */
+#define SORT_LOCAL 4
+
+static void insertion_sort(sort_record *r, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        if (!record_less(&r[i], &r[i - 1]))
+            continue;
+        sort_record x = r[i];
+        size_t j = i;
+        do {
+            r[j] = r[j - 1];
+            j--;
+        } while (j > 0 && record_less(&x, &r[j - 1]));
+        r[j] = x;
+    }
+}
+
+/* sort_records sorts r[0:n] stably (equal keys, possible under
+ * OPT_NON_STR_KEYS, keep dict order as in orjson): insertion-sorted runs
+ * merged bottom-up through tmp (n records). qsort is not stable and calls
+ * its comparison through a pointer. */
+static void sort_records(sort_record *r, sort_record *tmp, size_t n)
+{
+    for (size_t i = 0; i < n; i += SORT_RUN)
+        insertion_sort(r + i, n - i < SORT_RUN ? n - i : SORT_RUN);
+    sort_record *from = r, *to = tmp;
+    for (size_t w = SORT_RUN; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t a = lo, b = mid, k = lo;
+            while (a < mid && b < hi)
+                to[k++] = record_less(&from[b], &from[a]) ? from[b++] : from[a++];
+            while (a < mid)
+                to[k++] = from[a++];
+            while (b < hi)
+                to[k++] = from[b++];
+        }
+        sort_record *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != r)
+        memcpy(r, from, n * sizeof *r);
 }
 
 int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
@@ -106,14 +227,19 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
     size_t at, count = 0, n = (size_t)PyDict_GET_SIZE(o);
     Py_ssize_t pos = 0;
     PyObject *key, *value;
-    sort_record *recs = NULL;
+    /* Most dicts are small (citm_catalog.json: 9592 of its 10935 have two
+     * members): their records live on the stack, not in a malloc each. */
+    sort_record local[SORT_LOCAL];
+    sort_record *recs = local;
     if (dumps_enter(c, o, 1) < 0)
         return -1;
     if (dumps_open(c, ISOJSON_OBJECT, &at) < 0)
         goto fail;
     if (n == 0)
         goto done;
-    recs = malloc(n * sizeof *recs);
+    /* The records, and as many again as merge scratch for a large dict. */
+    if (n > SORT_LOCAL)
+        recs = malloc((n > SORT_RUN && sort ? 2 * n : n) * sizeof *recs);
     if (recs == NULL) {
         PyErr_NoMemory();
         goto fail;
@@ -126,19 +252,28 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
         if (dumps_keep_owned(c, value) < 0)
             goto fail;
         size_t mark = c->tape.len;
-        int rc = PyUnicode_CheckExact(key)           ? dumps_str(c, key)
+        /* str keys through the key cache (dumps_internal.h): a key met
+         * before in this call is three words copied, not scanned again. */
+        int rc = PyUnicode_CheckExact(key)           ? dumps_key(c, key)
                  : (c->opts & OPT_NON_STR_KEYS) != 0 ? dumps_nonstr_key(c, key)
                                                      : dumps_error("Dict key must be str");
         if (rc < 0)
             goto fail;
-        memcpy(recs[count].key, c->tape.words + mark, sizeof recs[count].key);
+        /* Word by word: the key's words were just stored one by one, and
+         * a wider load across two of them (what memcpy compiles to) waits
+         * for both stores to retire instead of taking their values. The
+         * relaxed atomic loads are plain loads that cannot be merged. */
+        const uint64_t *kw = c->tape.words + mark;
+        for (int w = 0; w < 3; w++)
+            recs[count].key[w] = __atomic_load_n(&kw[w], __ATOMIC_RELAXED);
         c->tape.len = mark;
         recs[count].value = value;
-        recs[count].index = count;
+        if (sort)
+            recs[count].prefix = n > 1 ? key_prefix(recs[count].key) : 0;
         count++;
     }
     if (sort)
-        qsort(recs, count, sizeof *recs, compare_records);
+        sort_records(recs, recs + n, count);
     for (size_t i = 0; i < count; i++) {
         if (dumps_reserve(c, 3) < 0)
             goto fail;
@@ -148,12 +283,14 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
             goto fail;
     }
 done:
-    free(recs);
+    if (recs != local)
+        free(recs);
     dumps_close(c, at, count);
     dumps_leave(c);
     return 0;
 fail:
-    free(recs);
+    if (recs != local)
+        free(recs);
     dumps_leave(c);
     return -1;
 }

@@ -731,3 +731,72 @@ def test_big_writes_release_the_gil_safely():
         print("ok")
     """, 300, env=_util.child_env(PYTHONMALLOC="debug"))
     assert out.strip().endswith("ok")
+
+
+# OPT_SORT_KEYS sorts in C by an 8-byte UTF-8 prefix of each key (read with
+# overlapping loads for keys under 8 bytes, encoded from the code points for
+# UCS1/2/4 keys), then in full; small dicts by insertion, large ones by a
+# merge of 16-member runs. Keys that share long prefixes, of every length
+# around the load sizes, of every width, in dicts on both sides of 16.
+_SORT_STEMS = ["", "a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "abcdefghi", "é", "aé", "abcdefé",
+               "ā", "a\u0101", "\u20ac", "abcd\u20ac", "\U0001f600", "abc\U0001f600", "\x00", "a\x00", "\x7f",
+               "\u0800", "\ud7ff", "\uffff", "z"]
+
+
+@pytest.mark.parametrize("size", [1, 2, 15, 16, 17, 33, 100])
+@pytest.mark.parametrize("option", [0, 1, 1024])
+def test_sort_keys_prefixes_widths_and_sizes_as_orjson(size, option):
+    import random
+    rnd = random.Random(size)
+    keys = set()
+    while len(keys) < size:
+        k = rnd.choice(_SORT_STEMS) + rnd.choice(_SORT_STEMS)[: rnd.randrange(10)]
+        keys.add(k[: rnd.randrange(14)])
+        if len(keys) < size and size > 1:
+            keys.add(k)
+    items = list(keys)
+    rnd.shuffle(items)
+    doc = {k: i for i, k in enumerate(items)}
+    opt = option | orjson.OPT_SORT_KEYS
+    got = isojson.dumps(doc, option=opt)
+    assert got == orjson.dumps(doc, option=opt)
+    assert list(orjson.loads(got)) == sorted(items)
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_sort_keys_equal_keys_keep_dict_order(size):
+    # Under OPT_NON_STR_KEYS distinct keys can give the same text; in a
+    # small dict orjson keeps them in dict order (its unstable sort sorts
+    # short slices by insertion; large dicts with equal keys are not
+    # matched member for member).
+    doc = {}
+    for i in range(size):
+        doc[str(i % 7)] = f"s{i}"
+        doc[i % 7 + 100 * (i // 7 + 1)] = f"i{i}"
+        doc[str(i % 7 + 100 * (i // 7 + 1))] = f"t{i}"
+    opt = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    assert isojson.dumps(doc, option=opt) == orjson.dumps(doc, option=opt)
+
+
+@pytest.mark.parametrize("option", [orjson.OPT_SORT_KEYS, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2,
+                                    orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS])
+def test_sort_keys_shared_key_objects_as_orjson(option):
+    # Sorted dicts take str keys through the key cache: the same key
+    # objects in many dicts (as loads makes them), of every width, in
+    # different orders, with default= dropping dicts (and their keys'
+    # last other references) on the way.
+    keys = ["id", "name", "é-name", "\u20ac-price", "\U0001f600", "a" * 40, "ab", "a"]
+    rows = [{k: i for k in (keys[i % 8:] + keys[: i % 8])} for i in range(50)]
+    doc = {"rows": rows, "z": [{keys[i % 8]: i, "x" + str(i): i} for i in range(20)]}
+
+    class Drop:
+        pass
+
+    def default(o):
+        doc["z"].clear()
+        return None
+
+    doc["a_drop"] = Drop()
+    want = orjson.dumps(doc, option=option, default=default)
+    doc["z"] = [{keys[i % 8]: i, "x" + str(i): i} for i in range(20)]
+    assert isojson.dumps(doc, option=option, default=default) == want

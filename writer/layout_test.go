@@ -303,13 +303,13 @@ func TestOutputBufLiveAfterPanic(t *testing.T) {
 
 // TestExternalKeysEveryLength writes keys of every length the short key
 // path covers and past it, from External memory with nothing after the
-// text, clean and with escapes.
+// text, clean and with escapes, compact and indented (the indented walk
+// stores the key's ": " after its short copy).
 func TestExternalKeysEveryLength(t *testing.T) {
 	var keep [][]byte
 	tp := &backend.Tape{}
 	at := tp.OpenContainer(backend.KindObject)
-	var want strings.Builder
-	want.WriteString("{")
+	var pairs [][2]string
 	members := 0
 	for n := range 37 {
 		for _, text := range []string{strings.Repeat("k", n), strings.Repeat("\"", n)} {
@@ -325,18 +325,29 @@ func TestExternalKeysEveryLength(t *testing.T) {
 			tp.AppendRef(backend.KindString, backend.Ref{Storage: backend.StorageExternal, Len: n, Chars: n,
 				Clean: !strings.Contains(text, `"`), Where: uint64(where)})
 			tp.AppendNumber(backend.KindInt, uint64(n))
-			if members > 0 {
-				want.WriteString(",")
-			}
-			want.WriteString(quoteJSON(text) + ":" + strconv.Itoa(n))
+			pairs = append(pairs, [2]string{quoteJSON(text), strconv.Itoa(n)})
 			members++
 		}
 	}
 	tp.CloseContainer(at, members)
-	want.WriteString("}")
-	got := string(Append(nil, tp, nil, 0))
-	runtime.KeepAlive(keep)
-	if got != want.String() {
-		t.Errorf("got  %s\nwant %s", got, want.String())
+	for _, flags := range []Flags{0, Indent2} {
+		open, colon, comma, end := "{", ":", ",", "}"
+		if flags == Indent2 {
+			open, colon, comma, end = "{\n  ", ": ", ",\n  ", "\n}"
+		}
+		var want strings.Builder
+		want.WriteString(open)
+		for m, kv := range pairs {
+			if m > 0 {
+				want.WriteString(comma)
+			}
+			want.WriteString(kv[0] + colon + kv[1])
+		}
+		want.WriteString(end)
+		got := string(Append(nil, tp, nil, flags))
+		if got != want.String() {
+			t.Errorf("flags %d:\ngot  %s\nwant %s", flags, got, want.String())
+		}
 	}
+	runtime.KeepAlive(keep)
 }

@@ -51,12 +51,18 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 	e := encoderPool.Get().(*encoder)
 	e.out, e.buf, e.alloc, e.t, e.words, e.input = o, o.Buf, o.Alloc, t, t.Words, input
 	e.bigFloat = flags&BigIntAsFloat != 0
-	if flags&(Indent2|SortKeys) == 0 {
+	if flags&SortKeys == 0 {
 		if e.stack == nil {
 			e.stack = e.stackBuf[:0]
 		}
-		e.buf, _ = e.compact(e.buf, 0)
+		if flags&Indent2 == 0 {
+			e.buf, _ = e.compact(e.buf, 0)
+		} else {
+			e.buf, _ = e.indented(e.buf, 0)
+		}
 	} else {
+		// Sorted here only for Go callers: the extension sorts in C
+		// (pyshim/dumps_sort.c) and clears SortKeys.
 		e.indent = flags&Indent2 != 0
 		e.sort = flags&SortKeys != 0
 		e.general(0, 0)
