@@ -297,7 +297,19 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 				continue
 			}
 			goto key
-		case backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+		case backend.KindRaw:
+			// Verbatim UTF-8 (a Fragment, a numpy float32 row): one copy
+			// here, not the general text path's call chain.
+			if n := int(h & backend.LenMask); backend.Width(h>>backend.WidthShift&3) == backend.WidthUTF8 {
+				buf = e.room(buf, n)
+				l := len(buf)
+				buf = buf[:l+n]
+				copy(buf[l:], unsafe.Slice((*byte)(e.textAddr(h, i, n)), n))
+			} else {
+				buf = e.textTo(buf, k, i)
+			}
+			i += backend.RefWords
+		case backend.KindBigInt, backend.KindPlain:
 			buf = e.textTo(buf, k, i)
 			i += backend.RefWords
 		default:
