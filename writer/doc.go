@@ -17,10 +17,11 @@
 //     SSE2 kernel or eight bytes at a time (escape*.go); CPython's
 //     UCS1/UCS2/UCS4 layouts are transcoded a machine word at a time, UCS2
 //     also by an SSSE3 kernel (transcode*.go, text.go);
-//   - containers: the compact walk (the default options) is one loop with an
-//     explicit stack of open containers (writer.go); indentation and sorted
-//     keys take the general walk, sorting with a reused scratch slice
-//     (sort.go).
+//   - containers: the compact walk (writer.go) and the indented one
+//     (indent.go) are each one loop with an explicit stack of open
+//     containers; only a Go caller that asks the writer to sort keys takes
+//     the general recursive walk (sort.go, with a reused scratch slice: the
+//     extension sorts in C before the write).
 //
 // Every store past the written length stays within the capacity the writer
 // reserved (guard_test.go checks it with guard zones): the output may be a
