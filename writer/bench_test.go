@@ -104,8 +104,16 @@ func BenchmarkWriteUCS2(b *testing.B) {
 // escaping. The memory is pinned until the benchmark ends.
 func pythonTape(b *testing.B, name string, cachedUTF8 bool) *backend.Tape {
 	tp, src := corpusTape(b, name)
+	externalRefs(b, tp, src, cachedUTF8)
+	return tp
+}
+
+// externalRefs rewrites the String entries of tp (parsed from src) in place
+// as External refs, as pythonTape describes; each string's copy is an
+// allocation of its exact size, pinned until the test or benchmark ends.
+func externalRefs(tb testing.TB, tp *backend.Tape, src []byte, cachedUTF8 bool) {
 	var pin runtime.Pinner
-	b.Cleanup(pin.Unpin)
+	tb.Cleanup(pin.Unpin)
 	for i := 0; i < len(tp.Words); {
 		if tp.Kind(i) != backend.KindString {
 			if k := tp.Kind(i); k == backend.KindArray || k == backend.KindObject {
@@ -157,7 +165,6 @@ func pythonTape(b *testing.B, name string, cachedUTF8 bool) *backend.Tape {
 		tp.Words[i+1], tp.Words[i+2] = r.Where, uint64(r.Chars)
 		i += backend.RefWords
 	}
-	return tp
 }
 
 // zeroText is where an empty string points.
