@@ -13,26 +13,16 @@
 
 int dumps_value(dumps_ctx *c, PyObject *o)
 {
-    PyTypeObject *t = Py_TYPE(o);
-    if (t == &PyUnicode_Type)
-        return dumps_str(c, o);
-    if (t == &PyLong_Type)
-        return dumps_int(c, o);
-    if (t == &PyDict_Type)
-        return dumps_dict(c, o);
-    if (t == &PyList_Type)
-        return dumps_list(c, o);
-    if (t == &PyFloat_Type)
-        return dumps_float(c, o);
-    if (o == Py_None)
-        return dumps_scalar(c, ISOJSON_NULL);
-    if (o == Py_True)
-        return dumps_scalar(c, ISOJSON_TRUE);
-    if (o == Py_False)
-        return dumps_scalar(c, ISOJSON_FALSE);
-    if (t == &PyTuple_Type)
+    return dumps_value_inline(c, o);
+}
+
+/* What dumps_value_inline leaves: the exact types that are rare in documents,
+ * then everything else. */
+int dumps_value_rare(dumps_ctx *c, PyObject *o)
+{
+    if (Py_TYPE(o) == &PyTuple_Type)
         return dumps_tuple(c, o);
-    if (t == c->st->FragmentType)
+    if (Py_TYPE(o) == c->st->FragmentType)
         return dumps_fragment(c, o);
     return dumps_other(c, o);
 }

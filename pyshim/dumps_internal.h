@@ -274,6 +274,9 @@ int dumps_error_type(PyObject *obj);
 /* ---- serializers, one per type; each appends one value ---- */
 
 int dumps_value(dumps_ctx *c, PyObject *obj);
+/* dumps_value for an object that is none of the types dumps_value_inline
+ * writes itself (tuple, Fragment, subclasses, the other types). */
+int dumps_value_rare(dumps_ctx *c, PyObject *obj);
 int dumps_str(dumps_ctx *c, PyObject *obj);
 int dumps_int(dumps_ctx *c, PyObject *obj);
 int dumps_float(dumps_ctx *c, PyObject *obj);
@@ -304,8 +307,9 @@ static inline __attribute__((always_inline)) int dumps_str_inline(dumps_ctx *c, 
     return dumps_keep_borrowed(c, o);
 }
 
-/* The walk's hot path, inlined into the container loops: the commonest
- * exact types by pointer comparison, everything else through dumps_value. */
+/* The walk's dispatch by exact type, inlined into the container loops (and
+ * the body of dumps_value): the commonest exact types by pointer comparison,
+ * everything else through dumps_value_rare. */
 static inline __attribute__((always_inline)) int dumps_value_inline(dumps_ctx *c, PyObject *o)
 {
     PyTypeObject *t = Py_TYPE(o);
@@ -332,7 +336,7 @@ static inline __attribute__((always_inline)) int dumps_value_inline(dumps_ctx *c
         return dumps_dict(c, o);
     if (t == &PyList_Type)
         return dumps_list(c, o);
-    return dumps_value(c, o);
+    return dumps_value_rare(c, o);
 }
 
 static inline void dumps_key_copy(dumps_ctx *c, const dumps_keyslot *slot)
