@@ -190,9 +190,12 @@ def test_corpus_equal_orjson(name):
 
 
 def test_reentry_from_gc_callback():
-    # The garbage collector can run Python code (here a gc callback; a __del__
-    # likewise) in the middle of building objects: a nested loads on the same
-    # thread must get its own scratch memory.
+    # The garbage collector runs Python code (here a gc callback; a __del__
+    # likewise) between calls: orjson.loads below schedules collections. A
+    # loads made from there must work and leave the caller's next loads
+    # intact. (isojson.loads itself schedules none while it builds:
+    # test_loads_gc.py; its scratch memory is still taken per call, so a
+    # nested call would get its own.)
     seen = []
 
     def callback(phase, info):
