@@ -3,10 +3,11 @@
  * references saves an allocation and a hash per member. Like orjson's: a
  * fixed-size direct-mapped table of short keys, each str already hashed.
  * Only ASCII keys are cached (their UTF-8 bytes are the str's own data, so a
- * hit is one memcmp). The table lives in module state, so every interpreter
+ * hit is one inline compare, loads_bytes.h). The table lives in module state, so every interpreter
  * has its own and no str crosses interpreters.
  */
 #include "loads.h"
+#include "loads_bytes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #define KEY_MAX 64              /* longest cached key, bytes */
 
 typedef struct key_slot {
-    uint64_t hash;      /* key_hash of the bytes, with the length in the top byte */
+    uint64_t hash;      /* isojson_bytes_hash of the bytes, with the length in the top byte */
     PyObject *str;
 } key_slot;
 
@@ -40,36 +41,6 @@ void isojson_keys_clear(isojson_state *st)
     free(t);
 }
 
-/* A fast hash of up to 64 bytes, 8 at a time (not for security: it only picks
- * a slot, and a collision only costs a miss). */
-static inline uint64_t key_hash(const uint8_t *s, size_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    size_t rest = n - i;
-    if (rest == 0)
-        return h ^ (h >> 29);
-    /* The last 1..7 bytes with fixed-size loads (a variable-length memcpy
-     * into a word is a library call and a store-forwarding stall). */
-    if (n >= 8) {
-        memcpy(&w, s + n - 8, 8);           /* overlaps bytes already mixed: fine */
-    } else if (rest >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + rest - 4, 4);
-        w = (uint64_t)a << 32 | b;
-    } else {
-        w = (uint64_t)s[0] << 16 | (uint64_t)s[rest >> 1] << 8 | s[rest - 1];
-    }
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 29);
-}
-
 PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls)
 {
     key_slot *t = st->key_cache;
@@ -77,14 +48,14 @@ PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t char
         return isojson_str_from_utf8(s, n, chars, cls);
     /* The length in the top byte: a slot of another length is rejected
      * without touching its str. */
-    uint64_t h = (key_hash(s, n) & 0x00ffffffffffffffULL) | (uint64_t)n << 56;
+    uint64_t h = (isojson_bytes_hash(s, n) & 0x00ffffffffffffffULL) | (uint64_t)n << 56;
     key_slot *slot = &t[h & (KEY_SLOTS - 1)];
-    if (slot->hash == h && slot->str != NULL && memcmp(ISOJSON_ASCII_DATA(slot->str), s, n) == 0)
+    if (slot->hash == h && slot->str != NULL && isojson_bytes_eq(ISOJSON_ASCII_DATA(slot->str), s, n))
         return Py_NewRef(slot->str);
     PyObject *u = PyUnicode_New((Py_ssize_t)n, 0x7f);
     if (u == NULL)
         return NULL;
-    memcpy(ISOJSON_ASCII_DATA(u), s, n);
+    isojson_bytes_copy(ISOJSON_ASCII_DATA(u), s, n);
     /* Hash now: the str caches it, and every dict insertion reuses it. */
     if (PyObject_Hash(u) == -1) {
         Py_DECREF(u);
