@@ -5,7 +5,6 @@
  *   loads_build.c    tape → Python objects, iteratively (no C recursion)
  *   loads_str.c      UTF-8 → str at its final width, in one pass
  *   loads_keys.c     the per-interpreter cache of short dict keys
- *   loads_values.c   the per-interpreter cache of short str values
  *   loads_bytes.h    inline compare, copy and hash of short byte strings
  */
 #ifndef ISOJSON_LOADS_H
@@ -49,14 +48,6 @@ int isojson_keys_init(isojson_state *st);
 void isojson_keys_clear(isojson_state *st);
 /* A new reference to the str for key s[0:n) of class cls. */
 PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls);
-
-/* Per-interpreter value cache (isojson_state.value_cache). */
-int isojson_values_init(isojson_state *st);
-void isojson_values_clear(isojson_state *st);
-/* A new reference to the str for the value s[0:n) (`chars` code points of
- * class cls): isojson_str_from_utf8's result, shared between equal short
- * values through the cache. */
-PyObject *isojson_str_value(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls);
 
 /* Builds the Python value of the tape; NULL with an exception on failure. */
 PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input);

@@ -1,8 +1,8 @@
-/* Inline byte helpers for the str caches and str creation of loads
- * (loads_keys.c, loads_values.c, loads_str.c).
+/* Inline byte helpers for the key cache and str creation of loads
+ * (loads_keys.c, loads_str.c).
  *
- * WHY inline: the strings are short (keys average ~10 bytes, cached values at
- * most 64), and a call to libc's memcmp/memcpy through the PLT, with its size
+ * WHY inline: the strings are short (keys average ~10 bytes, most values under
+ * 64), and a call to libc's memcmp/memcpy through the PLT, with its size
  * dispatch, cost more than the bytes themselves (memcmp alone was 4.6% of
  * loads(twitter)). Every load and store stays inside [0, n) of its buffer:
  * short lengths are covered by two overlapping fixed-size moves (first and

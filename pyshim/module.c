@@ -121,8 +121,6 @@ static int module_exec(PyObject *module)
         return -1;
     if (isojson_keys_init(st) < 0)
         return -1;
-    if (isojson_values_init(st) < 0)
-        return -1;
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (PyModule_AddIntConstant(module, options[i].name, options[i].value) < 0)
             return -1;
@@ -147,7 +145,6 @@ static int module_clear(PyObject *module)
         return 0;
     Py_CLEAR(st->JSONDecodeError);
     isojson_keys_clear(st);
-    isojson_values_clear(st);
     isojson_dumps_state_clear(&st->dumps);
     return 0;
 }
