@@ -121,9 +121,75 @@ def test_refcounts_of_cached_keys_and_values_are_stable():
         if i % 100 == 0:   # evictions in between
             isojson.loads(orjson.dumps({f"evict{i}_{j}": j for j in range(3000)}))
     assert sys.getrefcount(value) == rv
-    # Eviction may drop the cache's own reference, never one of ours.
-    assert sys.getrefcount(key) in (rk, rk - 1)
+    # Evicted (a later load makes a new str), the cache dropped its own
+    # reference to our key, and only that one.
+    assert next(iter(isojson.loads(doc))) is not key
+    assert sys.getrefcount(key) == rk - 1
     assert key == "refcount_key" and kept == isojson.loads(doc)
+
+
+# White box: the key cache's set index, ported from pyshim/loads_bytes.h
+# (isojson_bytes_hash, isojson_mix) and loads_keys.c (1024 sets of 2 ways),
+# to put three keys in one set. If the C hash changes, the first assertion
+# of the test below says so: update this port.
+_M64 = (1 << 64) - 1
+_K1, _K2 = 0xA0761D6478BD642F, 0xE7037ED1A0B428DB
+
+
+def _mix(a, b):
+    m = a * b
+    return (m & _M64) ^ (m >> 64)
+
+
+def _key_set(key):
+    s, n, h = key.encode(), len(key.encode()), 0
+    w64 = lambda i: int.from_bytes(s[i:i + 8], "little")
+    if n >= 8:
+        i = 0
+        while i + 16 < n:
+            h = _mix(w64(i) ^ _K1 ^ h, w64(i + 8) ^ _K2)
+            i += 16
+        a, b = w64(i if n - i > 8 else n - 8), w64(n - 8)
+    elif n >= 4:
+        a, b = int.from_bytes(s[:4], "little"), int.from_bytes(s[n - 4:], "little")
+    else:
+        a, b = (s[0] << 16 | s[n >> 1] << 8 | s[n - 1]) if n else 0, 0
+    return _mix(a ^ _K1 ^ h, b ^ _K2 ^ n) & 1023
+
+
+def _three_keys_in_one_set(prefix):
+    by_set = {}
+    for i in range(100000):
+        key = f"{prefix}{i}"
+        group = by_set.setdefault(_key_set(key), [])
+        group.append(key)
+        if len(group) == 3:
+            return group
+    raise AssertionError("no three keys in one set")
+
+
+@pytest.mark.skipif(_util.MODULE_NAME != "isojson", reason="isojson's key cache layout")
+@pytest.mark.parametrize("prefix", ["w", "way_key_", "a_much_longer_key_prefix_over_32_bytes_"])
+def test_two_ways_per_set_then_eviction(prefix):
+    """Two keys of one set are both kept (the newer in way 0, the older in
+    way 1, both hits); a third evicts the older; refcounts stay exact on
+    way-1 hits."""
+    a, b, c = _three_keys_in_one_set(prefix)
+    load = lambda k: next(iter(isojson.loads(orjson.dumps({k: 0}))))
+    ka = load(a)
+    assert load(a) is ka, "the key cache's hash changed: update _key_set"
+    kb = load(b)                                  # a moves to way 1
+    assert load(a) is ka and load(b) is kb
+    rc = sys.getrefcount(ka)
+    for _ in range(1000):
+        assert load(a) is ka                      # way-1 hits
+    assert sys.getrefcount(ka) == rc
+    kc = load(c)                                  # evicts a (way 1); b to way 1
+    assert load(b) is kb and load(c) is kc
+    assert sys.getrefcount(ka) == rc - 1          # the cache let go of a
+    ka2 = load(a)
+    assert ka2 == a and ka2 is not ka             # a is made again
+    assert load(c) is kc and load(b) is not kb    # ... evicting b
 
 
 # Non-ASCII: each character width at every position of strings around the
