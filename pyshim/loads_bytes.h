@@ -84,7 +84,7 @@ static inline void isojson_bytes_copy(uint8_t *dst, const uint8_t *src, size_t n
  * length (citm_catalog's ids) piled into a few slots with one. */
 static inline uint64_t isojson_mix(uint64_t a, uint64_t b)
 {
-#ifdef __SIZEOF_INT128__
+#if defined(__SIZEOF_INT128__) && !defined(ISOJSON_NO_INT128)   /* the knob tests the fallback */
     unsigned __int128 m = (unsigned __int128)a * b;
     return (uint64_t)m ^ (uint64_t)(m >> 64);
 #else
