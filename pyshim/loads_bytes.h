@@ -14,6 +14,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define ISOJSON_NOINLINE __attribute__((noinline))
+#else
+#define ISOJSON_NOINLINE
+#endif
+
 static inline uint64_t isojson_load64(const uint8_t *p)
 {
     uint64_t w;
@@ -32,6 +38,8 @@ static inline uint32_t isojson_load32(const uint8_t *p)
 static inline int isojson_bytes_eq(const uint8_t *a, const uint8_t *b, size_t n)
 {
     if (n >= 8) {
+        if (n <= 16)   /* most keys: two overlapping words, one branch */
+            return ((isojson_load64(a) ^ isojson_load64(b)) | (isojson_load64(a + n - 8) ^ isojson_load64(b + n - 8))) == 0;
         for (size_t i = 0; i + 8 < n; i += 8)
             if (isojson_load64(a + i) != isojson_load64(b + i))
                 return 0;
@@ -101,11 +109,14 @@ static inline uint64_t isojson_bytes_hash(const uint8_t *s, size_t n)
 {
     const uint64_t k1 = 0xa0761d6478bd642fULL, k2 = 0xe7037ed1a0b428dbULL;
     uint64_t a, b, h = 0;
-    if (n >= 8) {
+    if (n > 16) {
         size_t i = 0;
         for (; i + 16 < n; i += 16)
             h = isojson_mix(isojson_load64(s + i) ^ k1 ^ h, isojson_load64(s + i + 8) ^ k2);
         a = isojson_load64(s + (n - i > 8 ? i : n - 8));
+        b = isojson_load64(s + n - 8);
+    } else if (n >= 8) {
+        a = isojson_load64(s);
         b = isojson_load64(s + n - 8);
     } else if (n >= 4) {
         a = isojson_load32(s);

@@ -54,19 +54,11 @@ void isojson_keys_clear(isojson_state *st)
     free(t);
 }
 
-PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls)
+/* A miss: a new str for the key, hashed, into way 0 of its set (way 0 moves
+ * to way 1, whose str is released). Out of line, so that the hit path saves
+ * no registers and calls nothing. */
+static ISOJSON_NOINLINE PyObject *key_miss(key_set *set, uint64_t h, const uint8_t *s, size_t n)
 {
-    key_set *t = st->key_cache;
-    if (cls != ISOJSON_ASCII || n > KEY_MAX || n == 0 || t == NULL)
-        return isojson_str_from_utf8(s, n, chars, cls);
-    /* The length in the top byte: a slot of another length is rejected
-     * without touching its str (and a used slot's tag is never 0). */
-    uint64_t h = (isojson_bytes_hash(s, n) & 0x00ffffffffffffffULL) | (uint64_t)n << 56;
-    key_set *set = &t[h & (KEY_SETS - 1)];
-    if (set->way[0].tag == h && isojson_bytes_eq(ISOJSON_ASCII_DATA(set->way[0].str), s, n))
-        return Py_NewRef(set->way[0].str);
-    if (set->way[1].tag == h && isojson_bytes_eq(ISOJSON_ASCII_DATA(set->way[1].str), s, n))
-        return Py_NewRef(set->way[1].str);
     PyObject *u = PyUnicode_New((Py_ssize_t)n, 0x7f);
     if (u == NULL)
         return NULL;
@@ -81,4 +73,24 @@ PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t char
     set->way[0] = (key_slot){.tag = h, .str = Py_NewRef(u)};
     Py_XDECREF(old);
     return u;
+}
+
+PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls)
+{
+    key_set *t = st->key_cache;
+    /* n - 1 wraps for n == 0: one compare for 1 <= n <= KEY_MAX. */
+    if (cls != ISOJSON_ASCII || n - 1 >= KEY_MAX || t == NULL)
+        return isojson_str_from_utf8(s, n, chars, cls);
+    /* The length in the top byte: a slot of another length is rejected
+     * without touching its str (and a used slot's tag is never 0). */
+    uint64_t h = (isojson_bytes_hash(s, n) & 0x00ffffffffffffffULL) | (uint64_t)n << 56;
+    key_set *set = &t[h & (KEY_SETS - 1)];
+    for (int w = 0; w < 2; w++) {
+        PyObject *u = set->way[w].str;
+        if (set->way[w].tag == h && isojson_bytes_eq(ISOJSON_ASCII_DATA(u), s, n)) {
+            Py_INCREF(u);
+            return u;
+        }
+    }
+    return key_miss(set, h, s, n);
 }
