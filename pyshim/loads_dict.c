@@ -279,9 +279,10 @@ static int check_case(Py_ssize_t n, int variety, Py_ssize_t dup, int do_break, i
 {
     PyObject **keys = PyMem_Calloc((size_t)n + 1, sizeof(PyObject *));
     PyObject **values = PyMem_Calloc((size_t)n + 1, sizeof(PyObject *));
+    Py_ssize_t *counts = PyMem_Calloc(2 * (size_t)n + 1, sizeof(Py_ssize_t));
     PyObject *d = NULL, *p = NULL, *ref = NULL;
     int rc = -1;
-    if (keys == NULL || values == NULL)
+    if (keys == NULL || values == NULL || counts == NULL)
         goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         /* A repeat is an equal str, a distinct object for odd i. */
@@ -292,6 +293,12 @@ static int check_case(Py_ssize_t n, int variety, Py_ssize_t dup, int do_break, i
         values[i] = i % 3 == 0 ? PyLong_FromSsize_t(i * 1000003) : i % 3 == 1 ? Py_NewRef(Py_None) : PyList_New(0);
         if (keys[i] == NULL || values[i] == NULL)
             goto done;
+    }
+    /* The references the arrays hold, to be found again once the dicts
+     * are gone (a repeated key's value and key are released). */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        counts[2 * i] = Py_REFCNT(keys[i]);
+        counts[2 * i + 1] = Py_REFCNT(values[i]);
     }
     /* The direct build first, so that it meets the keys of variety 1
      * before anything has hashed them. */
@@ -310,6 +317,12 @@ static int check_case(Py_ssize_t n, int variety, Py_ssize_t dup, int do_break, i
     rc = same_table(d, ref);
     if (rc == 1 && behaviour)
         rc = behaves_alike(d, p, keys, n);
+    Py_CLEAR(d);
+    Py_CLEAR(p);
+    Py_CLEAR(ref);
+    for (Py_ssize_t i = 0; rc == 1 && i < n; i++)
+        if (Py_REFCNT(keys[i]) != counts[2 * i] || Py_REFCNT(values[i]) != counts[2 * i + 1])
+            rc = 0;
 done:
     Py_XDECREF(d);
     Py_XDECREF(p);
@@ -320,6 +333,7 @@ done:
     }
     PyMem_Free(keys);
     PyMem_Free(values);
+    PyMem_Free(counts);
     return rc;
 }
 
