@@ -2,7 +2,10 @@
  * stack of open containers (no C recursion: 1024 levels work on a thread
  * with a small stack). Lists are created at their final size and filled with
  * PyList_SET_ITEM; dicts take their members in document order, so a repeated
- * key keeps its first position and its last value, as in orjson.
+ * key keeps its first position and its last value, as in orjson: into a
+ * hash table filled directly (loads_dict.h) or, when that is off, through
+ * PyDict_SetItem. Every container is created when its entry is met, before
+ * its members, as the garbage collector's scan prefers (loads_dict.h).
  */
 #include "loads.h"
 #include "loads_dict.h"
