@@ -296,6 +296,37 @@ def test_error_in_a_half_built_dict_releases_everything():
     assert _traced_growth(run, 200) < 20_000
 
 
+def test_allocation_failures_anywhere_in_a_build():
+    """MemoryError from any allocation of the build (a dict, its table, a
+    list, a member), in a child process: no crash, the half-built
+    containers released, and the call after works."""
+    out = _util.run_python("""
+        import _testcapi, json, sys
+        sys.path.insert(0, ".")
+        from test_loads_containers import isojson, same
+        doc = ('{"a":[1,{"x":"y","z":[1.5,2]}],"\\u00e9":{"p":1,"q":{"r":[3,4]}},"big":{'
+               + ",".join('"k%d":%d' % (i, i) for i in range(30)) + '},"a":2}')
+        want = json.loads(doc)
+        isojson.loads(doc)  # the engine, the check and the key cache first
+        failed = 0
+        for start in range(1, 400):
+            _testcapi.set_nomemory(start, start + 3)
+            try:
+                got = isojson.loads(doc)
+            except MemoryError:
+                got = None
+            finally:
+                _testcapi.remove_mem_hooks()
+            if got is None:
+                failed += 1
+            else:
+                same(got, want)
+        same(isojson.loads(doc), want)
+        print(failed)
+    """, 300)
+    assert int(out.split()[-1]) > 0, out
+
+
 # ---------------------------------------------------------------------------
 # The check and its fallback, in child processes (the check runs once per
 # process).
