@@ -7,8 +7,6 @@
 
 #if ISOJSON_DICT_DIRECT
 
-int isojson_dict_direct_ok;
-
 /* CPython 3.14's exported builder of BUILD_MAP (Objects/dictobject.c): the
  * reference the check compares tables with, byte for byte. */
 PyAPI_FUNC(PyObject *) _PyDict_FromItems(PyObject *const *keys, Py_ssize_t keys_offset, PyObject *const *values,
@@ -382,7 +380,6 @@ int isojson_dict_direct_check(void)
         PyErr_Clear();
         return 0;
     }
-    __atomic_store_n(&isojson_dict_direct_ok, rc, __ATOMIC_RELAXED);
     __atomic_store_n(&checked, rc ? 1 : -1, __ATOMIC_RELEASE);
     return rc;
 }

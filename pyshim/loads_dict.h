@@ -77,9 +77,6 @@ typedef struct isojson_dict_entry {
 #define ISOJSON_DICT_LOG2_MINSIZE 3
 #define ISOJSON_PERTURB_SHIFT 5
 
-/* 1 once isojson_dict_direct_check has passed. */
-extern int isojson_dict_direct_ok;
-
 static inline isojson_dict_entry *isojson_dict_entries(isojson_dict_keys *dk)
 {
     return (isojson_dict_entry *)(dk->dk_indices + ((size_t)1 << dk->dk_log2_index_bytes));
