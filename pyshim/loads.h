@@ -5,7 +5,8 @@
  *   loads_build.c    tape → Python objects, iteratively (no C recursion)
  *   loads_str.c      UTF-8 → str at its final width, in one pass
  *   loads_keys.c     the per-interpreter cache of short dict keys
- *   loads_dict.c     dicts whose hash table is filled directly (loads_dict.h)
+ *   loads_dict.c     dicts whose hash table is filled directly (loads_dict.h),
+ *   loads_dict_check.c  after a once-per-process check against CPython's
  */
 #ifndef ISOJSON_LOADS_H
 #define ISOJSON_LOADS_H

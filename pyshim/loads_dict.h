@@ -24,11 +24,13 @@
  * PyDictKeysObject is private to CPython (Include/internal/pycore_dict.h),
  * so this is limited to the layout mirrored below: CPython 3.14, 64-bit, with
  * the GIL (the free-threaded build has a lock in the keys object and other
- * rules) and without Py_REF_DEBUG (which counts keys objects). It is checked
- * once per process (isojson_dict_direct_check, loads_dict.c): dicts of every
- * shape are built both ways and must be identical, byte for byte against
- * _PyDict_FromItems and in behaviour against PyDict_SetItem. Until the check
- * has passed, and for good if it fails, isojson_build uses PyDict_SetItem.
+ * rules) and without Py_REF_DEBUG (which counts keys objects). It is
+ * checked once per process (isojson_dict_direct_check, loads_dict_check.c):
+ * dicts of every shape are built both ways and must be identical, byte for
+ * byte against _PyDict_FromItems and in behaviour against PyDict_SetItem,
+ * and release every reference they held. Until the check has passed, and for
+ * good if it fails, isojson_build uses PyDict_SetItem. It costs about a
+ * millisecond, at the first loads of the process.
  * pyshim/dumps_internal.h mirrors the same layout for reading.
  */
 #ifndef ISOJSON_LOADS_DICT_H
@@ -76,6 +78,10 @@ typedef struct isojson_dict_entry {
 #define ISOJSON_DICT_KEYS_UNICODE 1
 #define ISOJSON_DICT_LOG2_MINSIZE 3
 #define ISOJSON_PERTURB_SHIFT 5
+
+/* USABLE_FRACTION of dictobject.c: the most entries a table of `size`
+ * slots takes. */
+static inline Py_ssize_t isojson_dict_usable(size_t size) { return (Py_ssize_t)((size << 1) / 3); }
 
 static inline isojson_dict_entry *isojson_dict_entries(isojson_dict_keys *dk)
 {
