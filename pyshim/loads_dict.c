@@ -62,9 +62,10 @@ void isojson_dict_take_keys(PyObject *d, isojson_dict_keys *dk)
     /* The entries past the last are zero, as new_keys_object leaves them. */
     memset(isojson_dict_entries(dk) + used, 0, sizeof(isojson_dict_entry) * (size_t)(usable - used));
     dk->dk_usable = usable - used;
-    /* d, from PyDict_New and never exposed, holds the immortal empty keys
-     * object, which needs no release, and no values array; nobody can
-     * watch it yet. */
+    /* d, from PyDict_New and not yet seen by any Python code (the garbage
+     * collector may have walked it: empty), holds the immortal empty keys
+     * object, which needs no release, and no values array; nobody can watch
+     * it yet. One store makes it complete. */
     PyDictObject *mp = (PyDictObject *)d;
     mp->ma_keys = (PyDictKeysObject *)dk;
     mp->ma_used = used;
