@@ -65,7 +65,7 @@ void isojson_dict_take_keys(PyObject *d, isojson_dict_keys *dk)
     /* d, from PyDict_New and not yet seen by any Python code (the garbage
      * collector may have walked it: empty), holds the immortal empty keys
      * object, which needs no release, and no values array; nobody can watch
-     * it yet. One store makes it complete. */
+     * it yet. */
     PyDictObject *mp = (PyDictObject *)d;
     mp->ma_keys = (PyDictKeysObject *)dk;
     mp->ma_used = used;
