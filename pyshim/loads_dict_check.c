@@ -5,15 +5,18 @@
  * gone. */
 #include "loads_dict.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #if ISOJSON_DICT_DIRECT
 
-/* CPython 3.14's exported builder of BUILD_MAP (Objects/dictobject.c): the
- * reference the check compares tables with, byte for byte. */
-PyAPI_FUNC(PyObject *) _PyDict_FromItems(PyObject *const *keys, Py_ssize_t keys_offset, PyObject *const *values,
-                                         Py_ssize_t values_offset, Py_ssize_t length);
+/* CPython 3.14's builder of BUILD_MAP (_PyDict_FromItems in
+ * Objects/dictobject.c), the reference the check compares tables with, byte
+ * for byte. It is private though exported: looked up at run time, so that an
+ * interpreter without it still imports isojson (and the check fails). */
+typedef PyObject *(*from_items_fn)(PyObject *const *keys, Py_ssize_t keys_offset, PyObject *const *values,
+                                   Py_ssize_t values_offset, Py_ssize_t length);
 
 /* Builds d's members directly from the arrays (new references taken). */
 static PyObject *build_direct(PyObject *const *keys, PyObject *const *values, Py_ssize_t n)
@@ -205,7 +208,8 @@ static PyObject *case_key(Py_ssize_t i, int variety)
 
 /* One case: n members (values alternate int, None and an empty list, which
  * the GC tracks). 1 alike, 0 not, -1 error. */
-static int check_case(Py_ssize_t n, int variety, Py_ssize_t dup, int do_break, int behaviour)
+static int check_case(from_items_fn from_items, Py_ssize_t n, int variety, Py_ssize_t dup, int do_break,
+                      int behaviour)
 {
     PyObject **keys = PyMem_Calloc((size_t)n + 1, sizeof(PyObject *));
     PyObject **values = PyMem_Calloc((size_t)n + 1, sizeof(PyObject *));
@@ -234,7 +238,7 @@ static int check_case(Py_ssize_t n, int variety, Py_ssize_t dup, int do_break, i
      * before anything has hashed them. */
     d = build_direct(keys, values, n);
     p = d ? build_public(keys, values, n) : NULL;
-    ref = p ? _PyDict_FromItems(keys, 1, values, 1, n) : NULL;
+    ref = p ? from_items(keys, 1, values, 1, n) : NULL;
     if (ref == NULL)
         goto done;
     if (do_break && n >= 2) {
@@ -278,6 +282,9 @@ static const Py_ssize_t check_sizes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1
  * about a millisecond: it runs at the first loads of a process. */
 static int check(int do_break)
 {
+    from_items_fn from_items = (from_items_fn)dlsym(RTLD_DEFAULT, "_PyDict_FromItems");
+    if (from_items == NULL)
+        return 0;
     for (int variety = 0; variety < 4; variety++) {
         for (int d = 0; d < 3; d++) {
             Py_ssize_t dup = d == 0 ? 0 : d == 1 ? 1 : 7;
@@ -286,7 +293,7 @@ static int check(int do_break)
             size_t count = large ? sizeof check_sizes / sizeof check_sizes[0] : CHECK_SMALL;
             for (size_t k = 0; k < count; k++) {
                 Py_ssize_t n = check_sizes[k];
-                int rc = check_case(n, variety, dup, do_break, all || (variety == 2 && k % 2 == 0));
+                int rc = check_case(from_items, n, variety, dup, do_break, all || (variety == 2 && k % 2 == 0));
                 if (rc != 1)
                     return rc;
             }
