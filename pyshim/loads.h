@@ -5,6 +5,9 @@
  *   loads_build.c    tape → Python objects, iteratively (no C recursion)
  *   loads_str.c      UTF-8 → str at its final width, in one pass
  *   loads_keys.c     the per-interpreter cache of short dict keys
+ *   loads_bytes.h    inline compare, copy and hash of short byte strings
+ *   loads_dict.c     dicts whose hash table is filled directly (loads_dict.h),
+ *   loads_dict_check.c  after a once-per-process check against CPython's
  */
 #ifndef ISOJSON_LOADS_H
 #define ISOJSON_LOADS_H
@@ -16,10 +19,12 @@
 #define ISOJSON_ASCII_DATA(u) ((Py_UCS1 *)(((PyASCIIObject *)(u)) + 1))
 #define ISOJSON_COMPACT_DATA(u) ((void *)(((PyCompactUnicodeObject *)(u)) + 1))
 
-/* One open container while building: its object, how many children it has
- * and how many are in, and the key waiting for its value (objects). */
+/* One open container while building: its object, the table a dict fills
+ * before it takes it (loads_dict.h; NULL otherwise), how many children it
+ * has and how many are in, and the key waiting for its value (objects). */
 typedef struct isojson_frame {
     PyObject *obj;
+    void *table;
     Py_ssize_t pos, n;
     PyObject *key;
 } isojson_frame;

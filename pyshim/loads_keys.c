@@ -1,98 +1,96 @@
 /* The per-interpreter cache of dict keys. JSON documents repeat the same few
  * keys thousands of times; making each one once and handing out new
- * references saves an allocation and a hash per member. Like orjson's: a
- * fixed-size direct-mapped table of short keys, each str already hashed.
+ * references saves an allocation and a hash per member. A fixed-size table
+ * of short keys, each str already hashed, 2-way set-associative: with one
+ * slot per hash, two keys of a document that shared a slot evicted each
+ * other at every member (twitter: 358 misses per loads, each a new str, a
+ * hash and a free); two ways per set, in one cache line, keep both.
  * Only ASCII keys are cached (their UTF-8 bytes are the str's own data, so a
- * hit is one memcmp). The table lives in module state, so every interpreter
- * has its own and no str crosses interpreters.
+ * hit is one inline compare, loads_bytes.h). The table lives in module state,
+ * so every interpreter has its own and no str crosses interpreters.
  */
 #include "loads.h"
+#include "loads_bytes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define KEY_SLOTS 2048          /* power of two */
+#define KEY_SETS 1024           /* power of two; 2 ways each */
 #define KEY_MAX 64              /* longest cached key, bytes */
 
 typedef struct key_slot {
-    uint64_t hash;      /* key_hash of the bytes, with the length in the top byte */
+    uint64_t tag;       /* isojson_bytes_hash of the bytes, with the length in the top byte; 0: empty */
     PyObject *str;
 } key_slot;
 
+/* way[0] is the newer entry: a miss moves it to way[1] and takes way[0]. */
+typedef struct key_set {
+    key_slot way[2];
+} key_set;
+
 int isojson_keys_init(isojson_state *st)
 {
-    st->key_cache = calloc(KEY_SLOTS, sizeof(key_slot));
-    if (st->key_cache == NULL) {
+    /* Sets aligned to a cache line, so that a lookup touches one line. */
+    key_set *t = aligned_alloc(64, KEY_SETS * sizeof(key_set));
+    if (t == NULL) {
         PyErr_NoMemory();
         return -1;
     }
+    memset(t, 0, KEY_SETS * sizeof(key_set));
+    st->key_cache = t;
     return 0;
 }
 
 void isojson_keys_clear(isojson_state *st)
 {
-    key_slot *t = st->key_cache;
+    key_set *t = st->key_cache;
     if (t == NULL)
         return;
     st->key_cache = NULL;
-    for (size_t i = 0; i < KEY_SLOTS; i++)
-        Py_XDECREF(t[i].str);
+    for (size_t i = 0; i < KEY_SETS; i++) {
+        Py_XDECREF(t[i].way[0].str);
+        Py_XDECREF(t[i].way[1].str);
+    }
     free(t);
 }
 
-/* A fast hash of up to 64 bytes, 8 at a time (not for security: it only picks
- * a slot, and a collision only costs a miss). */
-static inline uint64_t key_hash(const uint8_t *s, size_t n)
+/* A miss: a new str for the key, hashed, into way 0 of its set (way 0 moves
+ * to way 1, whose str is released). Out of line, so that the hit path saves
+ * no registers and calls nothing. */
+static ISOJSON_NOINLINE PyObject *key_miss(key_set *set, uint64_t h, const uint8_t *s, size_t n)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    size_t rest = n - i;
-    if (rest == 0)
-        return h ^ (h >> 29);
-    /* The last 1..7 bytes with fixed-size loads (a variable-length memcpy
-     * into a word is a library call and a store-forwarding stall). */
-    if (n >= 8) {
-        memcpy(&w, s + n - 8, 8);           /* overlaps bytes already mixed: fine */
-    } else if (rest >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + rest - 4, 4);
-        w = (uint64_t)a << 32 | b;
-    } else {
-        w = (uint64_t)s[0] << 16 | (uint64_t)s[rest >> 1] << 8 | s[rest - 1];
-    }
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 29);
-}
-
-PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls)
-{
-    key_slot *t = st->key_cache;
-    if (cls != ISOJSON_ASCII || n > KEY_MAX || n == 0 || t == NULL)
-        return isojson_str_from_utf8(s, n, chars, cls);
-    /* The length in the top byte: a slot of another length is rejected
-     * without touching its str. */
-    uint64_t h = (key_hash(s, n) & 0x00ffffffffffffffULL) | (uint64_t)n << 56;
-    key_slot *slot = &t[h & (KEY_SLOTS - 1)];
-    if (slot->hash == h && slot->str != NULL && memcmp(ISOJSON_ASCII_DATA(slot->str), s, n) == 0)
-        return Py_NewRef(slot->str);
     PyObject *u = PyUnicode_New((Py_ssize_t)n, 0x7f);
     if (u == NULL)
         return NULL;
-    memcpy(ISOJSON_ASCII_DATA(u), s, n);
+    isojson_bytes_copy(ISOJSON_ASCII_DATA(u), s, n);
     /* Hash now: the str caches it, and every dict insertion reuses it. */
     if (PyObject_Hash(u) == -1) {
         Py_DECREF(u);
         return NULL;
     }
-    PyObject *old = slot->str;
-    slot->str = Py_NewRef(u);
-    slot->hash = h;
+    PyObject *old = set->way[1].str;
+    set->way[1] = set->way[0];
+    set->way[0] = (key_slot){.tag = h, .str = Py_NewRef(u)};
     Py_XDECREF(old);
     return u;
+}
+
+PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls)
+{
+    key_set *t = st->key_cache;
+    /* n - 1 wraps for n == 0: one compare for 1 <= n <= KEY_MAX. */
+    if (cls != ISOJSON_ASCII || n - 1 >= KEY_MAX || t == NULL)
+        return isojson_str_from_utf8(s, n, chars, cls);
+    /* The length in the top byte: a slot of another length is rejected
+     * without touching its str (and a used slot's tag is never 0). */
+    uint64_t h = (isojson_bytes_hash(s, n) & 0x00ffffffffffffffULL) | (uint64_t)n << 56;
+    key_set *set = &t[h & (KEY_SETS - 1)];
+    for (int w = 0; w < 2; w++) {
+        PyObject *u = set->way[w].str;
+        if (set->way[w].tag == h && isojson_bytes_eq(ISOJSON_ASCII_DATA(u), s, n)) {
+            Py_INCREF(u);
+            return u;
+        }
+    }
+    return key_miss(set, h, s, n);
 }

@@ -1,0 +1,74 @@
+/* loads: the dict tables filled directly (loads_dict.h). Their one-time
+ * check against CPython's own dicts is in loads_dict_check.c. */
+#include "loads_dict.h"
+
+#if ISOJSON_DICT_DIRECT
+
+/* estimate_log2_keysize of dictobject.c: the table dict_new_presized makes
+ * for n members (at least 2^3 slots). */
+static uint8_t log2_size_for(Py_ssize_t n)
+{
+    size_t min = (size_t)(n * 3 + 1) / 2;
+    if (min < ((size_t)1 << ISOJSON_DICT_LOG2_MINSIZE))
+        min = (size_t)1 << ISOJSON_DICT_LOG2_MINSIZE;
+    return (uint8_t)(64 - __builtin_clzll((unsigned long long)(min - 1)));
+}
+
+/* The allocation size of new_keys_object for a UNICODE table: CPython frees
+ * it with PyMem_Free, or keeps the smallest ones in its free list of keys
+ * objects for reuse at this exact size. */
+static size_t keys_bytes(uint8_t log2_size, uint8_t log2_index_bytes)
+{
+    return sizeof(isojson_dict_keys) + ((size_t)1 << log2_index_bytes) +
+           sizeof(isojson_dict_entry) * (size_t)isojson_dict_usable((size_t)1 << log2_size);
+}
+
+isojson_dict_keys *isojson_dict_keys_new(Py_ssize_t n)
+{
+    uint8_t log2_size = log2_size_for(n);
+    /* 1-byte indexes below 2^8 slots, 2-byte below 2^16 (the most this
+     * path makes: ISOJSON_DICT_DIRECT_MAX). */
+    uint8_t log2_index_bytes = log2_size < 8 ? log2_size : (uint8_t)(log2_size + 1);
+    isojson_dict_keys *dk = PyMem_Malloc(keys_bytes(log2_size, log2_index_bytes));
+    if (dk == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    dk->dk_refcnt = 1;
+    dk->dk_log2_size = log2_size;
+    dk->dk_log2_index_bytes = log2_index_bytes;
+    dk->dk_kind = ISOJSON_DICT_KEYS_UNICODE;
+    dk->dk_version = 0;
+    dk->dk_usable = isojson_dict_usable((size_t)1 << log2_size);
+    dk->dk_nentries = 0;
+    memset(dk->dk_indices, 0xff, (size_t)1 << log2_index_bytes);  /* DKIX_EMPTY */
+    return dk;
+}
+
+void isojson_dict_keys_free(isojson_dict_keys *dk)
+{
+    isojson_dict_entry *e = isojson_dict_entries(dk);
+    for (Py_ssize_t i = 0; i < dk->dk_nentries; i++) {
+        Py_DECREF(e[i].key);
+        Py_DECREF(e[i].value);
+    }
+    PyMem_Free(dk);
+}
+
+void isojson_dict_take_keys(PyObject *d, isojson_dict_keys *dk)
+{
+    Py_ssize_t used = dk->dk_nentries;
+    Py_ssize_t usable = dk->dk_usable;
+    /* The entries past the last are zero, as new_keys_object leaves them. */
+    memset(isojson_dict_entries(dk) + used, 0, sizeof(isojson_dict_entry) * (size_t)(usable - used));
+    dk->dk_usable = usable - used;
+    /* d, from PyDict_New and not yet seen by any Python code (the garbage
+     * collector may have walked it: empty), holds the immortal empty keys
+     * object, which needs no release, and no values array; nobody can watch
+     * it yet. */
+    PyDictObject *mp = (PyDictObject *)d;
+    mp->ma_keys = (PyDictKeysObject *)dk;
+    mp->ma_used = used;
+}
+
+#endif

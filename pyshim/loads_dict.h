@@ -1,0 +1,184 @@
+/* loads: dicts built by filling their hash table directly.
+ *
+ * PyDict_SetItem per member costs a call, type checks, a lookup, then a
+ * second probe for the empty slot, a watcher test, and, for a dict made by
+ * _PyDict_NewPresized (more than 5 members), a GENERAL table (24-byte
+ * entries that store the hash) although every key is a str. Here a dict's
+ * table is allocated once at its final size when its Object entry is met,
+ * and each member goes straight into it: one probe sequence that finds
+ * either the empty slot or the same key (a repeated key keeps its first
+ * position and takes the last value, as PyDict_SetItem and orjson do). When
+ * the last member is in, the table is handed to the dict, made by PyDict_New
+ * when the Object entry was met (so the dict object, its free list and its
+ * GC tracking are CPython's own; and the dict is tracked before its members,
+ * as with PyDict_SetItem: the collector's scan of the young objects,
+ * move_unreachable, sees a container before what it holds, else it moves
+ * each member to the unreachable list and back, measured +4% on
+ * citm_catalog).
+ *
+ * The table is the UNICODE kind (16-byte entries {key, value}, the hash
+ * cached in each str), exactly as CPython 3.14's _PyDict_FromItems builds it
+ * for the same keys (the size of dict_new_presized, the probe order of
+ * insertdict), so that lookups by str key take CPython's fastest path.
+ *
+ * PyDictKeysObject is private to CPython (Include/internal/pycore_dict.h),
+ * so this is limited to the layout mirrored below: CPython 3.14, 64-bit, with
+ * the GIL (the free-threaded build has a lock in the keys object and other
+ * rules) and without Py_REF_DEBUG (which counts keys objects). It is
+ * checked once per process (isojson_dict_direct_check, loads_dict_check.c):
+ * dicts of every shape are built both ways and must be identical, byte for
+ * byte against _PyDict_FromItems and in behaviour against PyDict_SetItem,
+ * and release every reference they held. Until the check has passed, and for
+ * good if it fails, isojson_build uses PyDict_SetItem. It costs about a
+ * millisecond, at the first loads of the process.
+ * pyshim/dumps_internal.h mirrors the same layout for reading.
+ */
+#ifndef ISOJSON_LOADS_DICT_H
+#define ISOJSON_LOADS_DICT_H
+
+#include "isojson.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#if PY_VERSION_HEX >= 0x030E0000 && PY_VERSION_HEX < 0x030F0000 && !defined(Py_GIL_DISABLED) && \
+    !defined(Py_REF_DEBUG) && SIZEOF_VOID_P == 8
+#define ISOJSON_DICT_DIRECT 1
+#else
+#define ISOJSON_DICT_DIRECT 0
+#endif
+
+/* The largest dict filled directly: the most members of a table with 2-byte
+ * indexes (2^15 slots). Larger dicts are rare and their per-member cost is
+ * not dominated by the call; they take PyDict_SetItem. */
+#define ISOJSON_DICT_DIRECT_MAX 21845
+
+#if ISOJSON_DICT_DIRECT
+
+#pragma GCC visibility push(hidden)
+
+/* struct _dictkeysobject of CPython 3.14 without Py_GIL_DISABLED. */
+typedef struct isojson_dict_keys {
+    Py_ssize_t dk_refcnt;
+    uint8_t dk_log2_size;
+    uint8_t dk_log2_index_bytes;
+    uint8_t dk_kind;
+    uint32_t dk_version;
+    Py_ssize_t dk_usable;
+    Py_ssize_t dk_nentries;
+    char dk_indices[];
+} isojson_dict_keys;
+
+/* PyDictUnicodeEntry. */
+typedef struct isojson_dict_entry {
+    PyObject *key;
+    PyObject *value;
+} isojson_dict_entry;
+
+#define ISOJSON_DICT_KEYS_UNICODE 1
+#define ISOJSON_DICT_LOG2_MINSIZE 3
+#define ISOJSON_PERTURB_SHIFT 5
+
+/* USABLE_FRACTION of dictobject.c: the most entries a table of `size`
+ * slots takes. */
+static inline Py_ssize_t isojson_dict_usable(size_t size) { return (Py_ssize_t)((size << 1) / 3); }
+
+static inline isojson_dict_entry *isojson_dict_entries(isojson_dict_keys *dk)
+{
+    return (isojson_dict_entry *)(dk->dk_indices + ((size_t)1 << dk->dk_log2_index_bytes));
+}
+
+/* The hash a str caches (-1: not computed yet). */
+static inline Py_hash_t isojson_str_hash(PyObject *s) { return ((PyASCIIObject *)s)->hash; }
+
+/* Equal text of two str made at their final width (as every str of loads
+ * is, and as CPython's unicode_eq compares). */
+static inline int isojson_str_same(PyObject *a, PyObject *b)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+    if (n != PyUnicode_GET_LENGTH(b) || PyUnicode_KIND(a) != PyUnicode_KIND(b))
+        return 0;
+    return memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * PyUnicode_KIND(a)) == 0;
+}
+
+/* A fresh table for n members (1 <= n <= ISOJSON_DICT_DIRECT_MAX); NULL with
+ * MemoryError. */
+isojson_dict_keys *isojson_dict_keys_new(Py_ssize_t n);
+
+/* Frees a table that no dict owns yet, with its members. */
+void isojson_dict_keys_free(isojson_dict_keys *dk);
+
+/* Hands the full table to d, a dict from PyDict_New that is still empty
+ * and that nobody else has seen. */
+void isojson_dict_take_keys(PyObject *d, isojson_dict_keys *dk);
+
+/* One slot of the index table (1 or 2 bytes wide: at most 2^15 slots). */
+static inline Py_ssize_t isojson_dict_index(const isojson_dict_keys *dk, size_t i)
+{
+    if (dk->dk_log2_size < 8)
+        return ((const int8_t *)dk->dk_indices)[i];
+    return ((const int16_t *)dk->dk_indices)[i];
+}
+
+static inline void isojson_dict_set_index(isojson_dict_keys *dk, size_t i, Py_ssize_t ix)
+{
+    if (dk->dk_log2_size < 8)
+        ((int8_t *)dk->dk_indices)[i] = (int8_t)ix;
+    else
+        ((int16_t *)dk->dk_indices)[i] = (int16_t)ix;
+}
+
+/* Adds a member, taking both references (released on failure too): a key
+ * already present keeps its entry and takes the new value. 0, or -1 with an
+ * exception (a key whose hash fails: never for a str). The table has room:
+ * it was made for the dict's member count, and a member never adds more
+ * than one entry. The probe sequence is insertdict's, so the table is the
+ * one CPython would build. */
+static inline int isojson_dict_put(isojson_dict_keys *dk, PyObject *key, PyObject *value)
+{
+    Py_hash_t hash = isojson_str_hash(key);
+    if (__builtin_expect(hash == -1, 0)) {
+        hash = PyObject_Hash(key);
+        if (hash == -1) {
+            Py_DECREF(key);
+            Py_DECREF(value);
+            return -1;
+        }
+    }
+    isojson_dict_entry *entries = isojson_dict_entries(dk);
+    size_t mask = ((size_t)1 << dk->dk_log2_size) - 1;
+    size_t i = (size_t)hash & mask, perturb = (size_t)hash;
+    for (;;) {
+        Py_ssize_t ix = isojson_dict_index(dk, i);
+        if (ix < 0)
+            break;
+        PyObject *k = entries[ix].key;
+        if (k == key || (isojson_str_hash(k) == hash && isojson_str_same(k, key))) {
+            PyObject *old = entries[ix].value;
+            entries[ix].value = value;
+            Py_DECREF(old);
+            Py_DECREF(key);
+            return 0;
+        }
+        perturb >>= ISOJSON_PERTURB_SHIFT;
+        i = mask & (i * 5 + perturb + 1);
+    }
+    Py_ssize_t at = dk->dk_nentries;
+    isojson_dict_set_index(dk, i, at);
+    entries[at].key = key;
+    entries[at].value = value;
+    dk->dk_nentries = at + 1;
+    return 0;
+}
+
+#pragma GCC visibility pop
+
+#endif /* ISOJSON_DICT_DIRECT */
+
+/* Runs the one-time check (with the GIL held); returns 1 when dicts may be
+ * filled directly in this process. ISOJSON_DICT_DIRECT=0 in the environment
+ * turns the direct filling off; ISOJSON_DICT_SELFCHECK_BREAK=1 makes the
+ * check see a wrongly built dict (a test of the check and of the fallback). */
+int isojson_dict_direct_check(void);
+
+#endif
