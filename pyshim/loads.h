@@ -6,8 +6,9 @@
  *   loads_str.c      UTF-8 → str at its final width, in one pass
  *   loads_keys.c     the per-interpreter cache of short dict keys
  *   loads_bytes.h    inline compare, copy and hash of short byte strings
- *   loads_dict.c     dicts whose hash table is filled directly (loads_dict.h),
- *   loads_dict_check.c  after a once-per-process check against CPython's
+ *   loads_dict.c     dicts whose hash table is filled directly (loads_dict.h)
+ *   loads_dict_check.c  the once-per-process check of those dicts against
+ *                    CPython's own (PyDict_SetItem from then on if it fails)
  */
 #ifndef ISOJSON_LOADS_H
 #define ISOJSON_LOADS_H
