@@ -1,0 +1,315 @@
+#include "textflag.h"
+
+// func appendFloatSSE2(dst *byte, u uint64) int
+//
+// appendFloatGo's fast path in one function: the normal doubles with a
+// non-zero fraction field whose shortest decimal fastDigits decides, in
+// every layout. It returns the bytes written at dst, or 0 for what it
+// leaves to appendFloatGo (zeros, subnormals, NaN, ±Inf, powers of two,
+// fastDigits' undecided cases); dst has maxFloatLen bytes.
+//
+// The steps are fastDigits' (float_shortest.go), line for line; then the 16
+// or 17 digits of m: the first digit (0 for 16 digits) by scalar division,
+// the other 16 in one SSE2 register, where three multiply-shift rounds split
+// both groups of eight at once (8 → 4+4 → 2+2 → 1+1) with the first digit
+// of every pair in the lower half, so that the register is the digit string
+// in memory order. A compare and a movemask count the trailing zero digits.
+// The layout then takes stores at offsets computed from the point's position
+// (no branch on the digit count, one on the layout).
+//
+// Registers: DI the output after the sign, R12 dst, R13 the decimal exponent
+// k (value = m×10^k), R8 m then the significant digit count, BX 1 for 17
+// digits, R9 the point's position in the digit string, AX the first digit.
+// R15 is never used: the c-shared build links with -dynlink, where a global's
+// address clobbers it.
+TEXT ·appendFloatSSE2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ u+8(FP), AX
+	MOVQ DI, R12
+
+	// bq = exponent field, t = fraction field; only 0 < bq < 0x7ff, t != 0.
+	MOVQ AX, BX
+	SHRQ $52, BX
+	ANDL $0x7ff, BX
+	LEAQ -1(BX), CX
+	CMPQ CX, $0x7fe
+	JAE  rare
+	MOVQ $0xfffffffffffff, R8
+	ANDQ AX, R8
+	JZ   rare
+	BTSQ $52, R8 // c
+
+	// The sign is written always and kept or not by where the digits start.
+	MOVB $0x2d, (DI)
+	SHRQ $63, AX
+	ADDQ AX, DI
+
+	// q = bq - 1075, k = flog10pow2(q), j = -(q + flog2pow10(-k-1)) (0 to 4).
+	SUBQ  $1075, BX
+	MOVQ  $661971961083, R13
+	IMULQ BX, R13
+	SARQ  $41, R13
+	MOVQ  R13, CX
+	NOTQ  CX
+	MOVQ  $913124641741, R9
+	IMULQ CX, R9
+	SARQ  $38, R9
+	ADDQ  BX, R9
+	NEGQ  R9
+	ANDQ  $7, R9
+
+	// G = pow10Table[k+1-pow10KMin] (16 bytes an entry; pow10KMin = -324).
+	LEAQ ·pow10Table(SB), R10
+	MOVQ R13, R11
+	SHLQ $4, R11
+	MOVQ 5200(R10)(R11*1), SI  // gHi
+	MOVQ 5208(R10)(R11*1), R10 // gLo
+
+	// Y = (c << (5-j)) × G / 2^128 = 16 X/10.
+	MOVQ $5, CX
+	SUBQ R9, CX
+	SHLQ CX, R8
+	MOVQ R8, AX
+	MULQ SI
+	MOVQ DX, BX  // hi
+	MOVQ AX, R11 // mid
+	MOVQ R8, AX
+	MULQ R10
+	ADDQ DX, R11 // lo
+	ADCQ $0, BX
+	MOVQ BX, R8
+	SHRQ $4, R8      // div10 = floor(X/10)
+	SHRQ $4, BX, R11 // f = hi<<60 | lo>>4
+	MOVQ R9, CX
+	SHRQ CX, SI      // half = gHi >> j
+	MOVQ $10, AX
+	MULQ R11         // DX = last digit, AX = fx
+
+	// Undecidable: f - half + 4 < 8, f + half + 8 < 16, fx - 2^63 + 32 < 64.
+	MOVQ R11, CX
+	SUBQ SI, CX
+	ADDQ $4, CX
+	CMPQ CX, $8
+	JB   rare
+	MOVQ R11, CX
+	ADDQ SI, CX
+	ADDQ $8, CX
+	CMPQ CX, $16
+	JB   rare
+	MOVQ $0x8000000000000020, CX
+	ADDQ AX, CX
+	CMPQ CX, $64
+	JB   rare
+
+	// m = 10×div10 + 0 (below), 10 (above), or last + round(fx).
+	XORL BX, BX
+	MOVQ R11, CX
+	ADDQ SI, CX
+	SETCS BX     // above
+	XORL R10, R10
+	CMPQ R11, SI
+	SETCS R10    // below
+	SHRQ $63, AX
+	ADDQ AX, DX  // rounded
+	ORQ  BX, R10
+	DECQ R10
+	ANDQ R10, DX
+	LEAQ (R8)(R8*4), R8
+	ADDQ R8, R8
+	ADDQ DX, R8
+	LEAQ (BX)(BX*4), BX
+	LEAQ (R8)(BX*2), R8 // m, 10^15 <= m < 10^17
+
+	// hi8 = m / 10^8 (exact below 2^57), lo8 = m mod 10^8, top = hi8 / 10^8
+	// (hi8 < 10^9), a8 = hi8 mod 10^8.
+	MOVQ  $0xabcc77118461cefd, AX
+	MULQ  R8
+	SHRQ  $26, DX
+	IMUL3Q $100000000, DX, CX
+	SUBQ  CX, R8 // lo8
+	MOVL  DX, AX
+	MOVL  $0xabcc7712, CX
+	IMULQ CX, AX
+	SHRQ  $58, AX // top
+	IMUL3Q $100000000, AX, CX
+	SUBQ  CX, DX  // a8
+
+	// X0 = a8 (low quadword), lo8 (high quadword). 8 digits → 4+4: the
+	// first four in the lower doubleword.
+	MOVQ       DX, X0
+	MOVQ       R8, X1
+	PUNPCKLQDQ X1, X0
+	MOVO       X0, X1
+	PMULULQ    fd_div10k<>(SB), X1
+	PSRLQ      $40, X1
+	PMULULQ    fd_neg10k<>(SB), X1
+	PADDQ      X1, X0       // y + q×(2^32 - 10^4) = q<<32 | y mod 10^4
+	PSHUFD     $0xb1, X0, X0 // q in the lower doubleword
+	// 4 → 2+2: the first two in the lower word.
+	MOVO    X0, X1
+	PMULHUW fd_div100<>(SB), X1
+	PSRLW   $3, X1          // y/100 = y×5243>>19
+	MOVO    X1, X2
+	PMULLW  fd_hundred<>(SB), X2
+	PSUBW   X2, X0
+	PSLLL   $16, X0
+	POR     X1, X0
+	// 2 → 1+1: (z<<8) - (10×256 - 1)×(z/10) = (z mod 10)<<8 | z/10.
+	MOVO    X0, X1
+	PMULHUW fd_div10<>(SB), X1
+	PMULLW  fd_moddiv10<>(SB), X1
+	PSLLW   $8, X0
+	PSUBW   X1, X0
+
+	// R8 = significant digits: 1 + the last non-zero digit's index among
+	// the 16, plus 1 for a 17th digit in front (all 16 zero: just that one).
+	PXOR     X1, X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, CX
+	XORL     $0xffff, CX
+	LEAL     1(CX)(CX*1), CX
+	BSRL     CX, R8
+	POR      fd_zeros<>(SB), X0
+	XORL     BX, BX
+	TESTQ    AX, AX
+	SETNE    BX   // 17 digits
+	ADDQ     BX, R8
+	ADDL     $0x30, AX
+	LEAQ     16(BX)(R13*1), R9 // p = n + k: the point after p digits
+
+	// Fixed notation, the point inside or after the digits: 1 <= p <= 16.
+	LEAQ -1(R9), CX
+	CMPQ CX, $16
+	JAE  notfixed
+	MOVB  AX, (DI)        // the 17th digit (overwritten by X0 for 16)
+	MOVOU X0, (DI)(BX*1)
+	CMPQ  R8, R9
+	JGT   fraction
+	// An integer: ".0" replaces the first of the zero digits after the
+	// point (the digit string is at least p long).
+	MOVW $0x302e, (DI)(R9*1)
+	LEAQ 2(DI)(R9*1), AX
+	SUBQ R12, AX
+	MOVQ AX, ret+16(FP)
+	RET
+
+fraction:
+	// The digits from p on, which are those of X0 from p - BX on, again
+	// one byte further: the two quadwords shifted by (p-BX) bytes with a
+	// double shift (the count is taken mod 64; from 8 on the pair is the
+	// high quadword twice, whose extra bytes fall after the end).
+	MOVQ    X0, R10
+	MOVHLPS X0, X1
+	MOVQ    X1, R11
+	MOVQ    R9, CX
+	SUBQ    BX, CX
+	CMPQ    CX, $8
+	CMOVQCC R11, R10
+	SHLQ    $3, CX
+	SHRQ    CX, R11, R10
+	SHRQ    CX, R11
+	MOVQ    R10, 1(DI)(R9*1)
+	MOVQ    R11, 9(DI)(R9*1)
+	MOVB    $0x2e, (DI)(R9*1)
+	LEAQ    1(DI)(R8*1), AX
+	SUBQ    R12, AX
+	MOVQ    AX, ret+16(FP)
+	RET
+
+notfixed:
+	// "0." then -p zeros then the digits: -4 <= p <= 0.
+	LEAQ 4(R9), CX
+	CMPQ CX, $5
+	JAE  exponent
+	MOVQ  $0x3030303030302e30, CX // "0.000000"
+	MOVQ  CX, (DI)
+	MOVQ  $2, CX
+	SUBQ  R9, CX
+	ADDQ  CX, DI
+	MOVB  AX, (DI)
+	MOVOU X0, (DI)(BX*1)
+	LEAQ  (DI)(R8*1), AX
+	SUBQ  R12, AX
+	MOVQ  AX, ret+16(FP)
+	RET
+
+exponent:
+	// d[.ddd]e±x: the digit string from o[1], then its first digit moved
+	// in front of the point.
+	MOVB    AX, 1(DI)
+	MOVOU   X0, 1(DI)(BX*1)
+	MOVQ    X0, R10
+	TESTQ   BX, BX
+	CMOVQNE AX, R10
+	MOVB    R10, (DI)
+	MOVB    $0x2e, 1(DI)
+	LEAQ    1(R8), CX
+	MOVL    $1, R10
+	CMPQ    R8, $1
+	CMOVQEQ R10, CX // a single digit: no point
+	ADDQ    CX, DI
+	// x = p - 1, as "e+x" or "e-x" with 1 to 3 digits.
+	DECQ    R9
+	MOVL    $0x2b65, CX // "e+"
+	MOVL    $0x2d65, R10 // "e-"
+	MOVQ    R9, R11
+	NEGQ    R11
+	CMOVQGT R10, CX
+	CMOVQGT R11, R9
+	MOVW    CX, (DI)
+	ADDQ    $2, DI
+	CMPQ    R9, $10
+	JB      onedigit
+	CMPQ    R9, $100
+	JB      twodigits
+	IMUL3Q  $41, R9, CX
+	SHRQ    $12, CX // x/100 for x < 1000... exact below 400
+	IMUL3Q  $100, CX, R10
+	SUBQ    R10, R9
+	ADDL    $0x30, CX
+	MOVB    CX, (DI)
+	INCQ    DI
+
+twodigits:
+	IMUL3Q $103, R9, CX
+	SHRQ   $10, CX // x/10 for x < 100
+	IMUL3Q $10, CX, R10
+	SUBQ   R10, R9
+	ADDL   $0x30, CX
+	MOVB   CX, (DI)
+	INCQ   DI
+
+onedigit:
+	ADDL $0x30, R9
+	MOVB R9, (DI)
+	LEAQ 1(DI), AX
+	SUBQ R12, AX
+	MOVQ AX, ret+16(FP)
+	RET
+
+rare:
+	MOVQ $0, ret+16(FP)
+	RET
+
+// Multipliers, one per lane.
+DATA fd_div10k<>+0(SB)/8, $109951163 // ceil(2^40 / 10^4)
+DATA fd_div10k<>+8(SB)/8, $109951163
+GLOBL fd_div10k<>(SB), RODATA|NOPTR, $16
+DATA fd_neg10k<>+0(SB)/8, $0xffffd8f0 // 2^32 - 10^4
+DATA fd_neg10k<>+8(SB)/8, $0xffffd8f0
+GLOBL fd_neg10k<>(SB), RODATA|NOPTR, $16
+DATA fd_div100<>+0(SB)/8, $0x147b147b147b147b // 5243 = ceil(2^19 / 100)
+DATA fd_div100<>+8(SB)/8, $0x147b147b147b147b
+GLOBL fd_div100<>(SB), RODATA|NOPTR, $16
+DATA fd_hundred<>+0(SB)/8, $0x0064006400640064
+DATA fd_hundred<>+8(SB)/8, $0x0064006400640064
+GLOBL fd_hundred<>(SB), RODATA|NOPTR, $16
+DATA fd_div10<>+0(SB)/8, $0x199a199a199a199a // 6554 = ceil(2^16 / 10)
+DATA fd_div10<>+8(SB)/8, $0x199a199a199a199a
+GLOBL fd_div10<>(SB), RODATA|NOPTR, $16
+DATA fd_moddiv10<>+0(SB)/8, $0x09ff09ff09ff09ff // 10×256 - 1
+DATA fd_moddiv10<>+8(SB)/8, $0x09ff09ff09ff09ff
+GLOBL fd_moddiv10<>(SB), RODATA|NOPTR, $16
+DATA fd_zeros<>+0(SB)/8, $0x3030303030303030
+DATA fd_zeros<>+8(SB)/8, $0x3030303030303030
+GLOBL fd_zeros<>(SB), RODATA|NOPTR, $16
