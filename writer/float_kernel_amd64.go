@@ -4,25 +4,18 @@ package writer
 // amd64 CPU has SSE2); tests turn it off to check the portable path.
 var useFloatSSE2 = true
 
-// appendFloatSSE2 is in float_kernel_amd64.s: appendFloatGo's fast path in
-// one function, which writes at dst (maxFloatLen bytes) and returns the
-// length, or 0 for the values it leaves to appendFloatGo.
+// floatKernelProbe makes the kernel return 0 for the values it hands to
+// appendFloatTo, so that tests can check which values it takes (the output
+// is the same either way). Only tests set it, and none runs in parallel.
+var floatKernelProbe = false
+
+// appendFloatKernel writes the float64 whose bits are u at dst (which has
+// maxFloatLen bytes) as appendFloat does and returns the length. It is in
+// float_kernel_amd64.s: appendFloatGo's fast path in one function, which
+// takes about half its instructions (the Go compiler spreads it over two
+// calls with spills). What the kernel does not take it hands, with a jump
+// and the same arguments, to appendFloatTo, so that appendFloatBits is one
+// call and is inlined into the writer's loops.
 //
 //go:noescape
-func appendFloatSSE2(dst *byte, u uint64) int
-
-// appendFloatBits is appendFloat of the float64 whose bits are u, as the
-// tape stores it; the caller has reserved maxFloatLen bytes. The kernel
-// takes about half the instructions of appendFloatGo (which the Go
-// compiler spreads over two calls with spills), and it is small enough
-// to be inlined into the writer's loops.
-func appendFloatBits(dst []byte, u uint64) []byte {
-	l := len(dst)
-	s := dst[l : l+maxFloatLen]
-	if useFloatSSE2 {
-		if n := appendFloatSSE2(&s[0], u); n != 0 {
-			return dst[:l+n]
-		}
-	}
-	return appendFloatGo(dst, u)
-}
+func appendFloatKernel(dst *byte, u uint64) int

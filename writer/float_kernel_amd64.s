@@ -1,12 +1,15 @@
 #include "textflag.h"
 
-// func appendFloatSSE2(dst *byte, u uint64) int
+// func appendFloatKernel(dst *byte, u uint64) int
 //
 // appendFloatGo's fast path in one function: the normal doubles with a
 // non-zero fraction field whose shortest decimal fastDigits decides, in
-// every layout. It returns the bytes written at dst, or 0 for what it
-// leaves to appendFloatGo (zeros, subnormals, NaN, ±Inf, powers of two,
-// fastDigits' undecided cases); dst has maxFloatLen bytes.
+// every layout. It returns the bytes written at dst (maxFloatLen bytes);
+// the rest (zeros, subnormals, NaN, ±Inf, powers of two, fastDigits'
+// undecided cases, and everything when useFloatSSE2 is off) it hands to
+// appendFloatTo with a jump: the arguments and the result are where that
+// function's ABI0 wrapper expects them. (When floatKernelProbe is set, a
+// test's switch, it returns 0 instead.)
 //
 // The steps are fastDigits' (float_shortest.go), line for line; then the 16
 // or 17 digits of m: the first digit (0 for 16 digits) by scalar division,
@@ -22,7 +25,9 @@
 // digits, R9 the point's position in the digit string, AX the first digit.
 // R15 is never used: the c-shared build links with -dynlink, where a global's
 // address clobbers it.
-TEXT ·appendFloatSSE2(SB), NOSPLIT, $0-24
+TEXT ·appendFloatKernel(SB), NOSPLIT, $0-24
+	CMPB ·useFloatSSE2(SB), $0
+	JEQ  rare
 	MOVQ dst+0(FP), DI
 	MOVQ u+8(FP), AX
 	MOVQ DI, R12
@@ -288,6 +293,11 @@ onedigit:
 	RET
 
 rare:
+	CMPB ·floatKernelProbe(SB), $0
+	JNE  probe
+	JMP  ·appendFloatTo(SB)
+
+probe:
 	MOVQ $0, ret+16(FP)
 	RET
 

@@ -6,6 +6,7 @@ package writer
 // (tests that switch kernels run the portable path twice).
 var useFloatSSE2 = false
 
-// appendFloatBits is appendFloat of the float64 whose bits are u, as the
-// tape stores it; the caller has reserved maxFloatLen bytes.
-func appendFloatBits(dst []byte, u uint64) []byte { return appendFloatGo(dst, u) }
+// appendFloatKernel writes the float64 whose bits are u at dst (which has
+// maxFloatLen bytes) as appendFloat does and returns the length: here the
+// portable appendFloatGo.
+func appendFloatKernel(dst *byte, u uint64) int { return appendFloatTo(dst, u) }

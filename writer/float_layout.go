@@ -4,7 +4,23 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"unsafe"
 )
+
+// appendFloatBits is appendFloat of the float64 whose bits are u, as the
+// tape stores it; the caller has reserved maxFloatLen bytes. It is one call
+// to the kernel (float_kernel_*.go), small enough to be inlined.
+func appendFloatBits(dst []byte, u uint64) []byte {
+	l := len(dst)
+	return dst[:l+appendFloatKernel(&dst[l : l+maxFloatLen][0], u)]
+}
+
+// appendFloatTo is appendFloatGo writing at dst, which has maxFloatLen
+// bytes, and returning the length: the kernel's fallback, and the kernel
+// itself where there is none.
+func appendFloatTo(dst *byte, u uint64) int {
+	return len(appendFloatGo(unsafe.Slice(dst, maxFloatLen)[:0], u))
+}
 
 // appendFloatGo is appendFloat of the float64 whose bits are u, as the
 // tape stores it: the portable formatter, which appendFloatBits runs where
