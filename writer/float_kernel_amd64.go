@@ -19,3 +19,14 @@ var floatKernelProbe = false
 //
 //go:noescape
 func appendFloatKernel(dst *byte, u uint64) int
+
+// floatShifts[bq] is 5-j, the shift of the significand before fastDigits'
+// product, for the exponent field bq of a normal float64: the kernel loads
+// it rather than computing it with two dependent multiplies, as Żmij does.
+var floatShifts = func() (t [2048]uint8) {
+	for bq := 1; bq < 0x7ff; bq++ {
+		q := bq - 1075
+		t[bq] = uint8(5 + q + flog2pow10(-flog10pow2(q)-1))
+	}
+	return t
+}()

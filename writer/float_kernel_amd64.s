@@ -49,19 +49,18 @@ TEXT ·appendFloatKernel(SB), NOSPLIT, $0-24
 	SHRQ $63, AX
 	ADDQ AX, DI
 
-	// q = bq - 1075, k = flog10pow2(q), j = -(q + flog2pow10(-k-1)) (0 to 4).
-	SUBQ  $1075, BX
-	MOVQ  $661971961083, R13
-	IMULQ BX, R13
-	SARQ  $41, R13
-	MOVQ  R13, CX
-	NOTQ  CX
-	MOVQ  $913124641741, R9
-	IMULQ CX, R9
-	SARQ  $38, R9
-	ADDQ  BX, R9
-	NEGQ  R9
-	ANDQ  $7, R9
+	// 5-j from the table (on the way to the first product: a load is
+	// shorter than the two multiplies that compute it); q = bq - 1075,
+	// k = flog10pow2(q).
+	LEAQ    ·floatShifts(SB), R10
+	MOVBLZX (R10)(BX*1), CX
+	SHLQ    CX, R8 // c << (5-j)
+	MOVQ    $5, R9
+	SUBQ    CX, R9 // j
+	SUBQ    $1075, BX
+	MOVQ    $661971961083, R13
+	IMULQ   BX, R13
+	SARQ    $41, R13
 
 	// G = pow10Table[k+1-pow10KMin] (16 bytes an entry; pow10KMin = -324).
 	LEAQ ·pow10Table(SB), R10
@@ -71,9 +70,6 @@ TEXT ·appendFloatKernel(SB), NOSPLIT, $0-24
 	MOVQ 5208(R10)(R11*1), R10 // gLo
 
 	// Y = (c << (5-j)) × G / 2^128 = 16 X/10.
-	MOVQ $5, CX
-	SUBQ R9, CX
-	SHLQ CX, R8
 	MOVQ R8, AX
 	MULQ SI
 	MOVQ DX, BX  // hi
@@ -125,19 +121,21 @@ TEXT ·appendFloatKernel(SB), NOSPLIT, $0-24
 	LEAQ (BX)(BX*4), BX
 	LEAQ (R8)(BX*2), R8 // m, 10^15 <= m < 10^17
 
-	// hi8 = m / 10^8 (exact below 2^57), lo8 = m mod 10^8, top = hi8 / 10^8
-	// (hi8 < 10^9), a8 = hi8 mod 10^8.
-	MOVQ  $0xabcc77118461cefd, AX
-	MULQ  R8
-	SHRQ  $26, DX
+	// hi8 = m / 10^8, lo8 = m mod 10^8, and in parallel top = m / 10^16,
+	// then a8 = hi8 - top×10^8 (both quotients by multiplication: their
+	// errors, m×(magic - 2^s/d)/2^s < 2^57/2^s, stay below 1/d).
+	MOVQ   $0xe69594bec44de15c, AX // ceil(2^117 / 10^16)
+	MULQ   R8
+	MOVQ   DX, R10
+	MOVQ   $0xabcc77118461cefd, AX // ceil(2^90 / 10^8)
+	MULQ   R8
+	SHRQ   $26, DX // hi8
+	SHRQ   $53, R10
+	MOVQ   R10, AX // top
 	IMUL3Q $100000000, DX, CX
-	SUBQ  CX, R8 // lo8
-	MOVL  DX, AX
-	MOVL  $0xabcc7712, CX
-	IMULQ CX, AX
-	SHRQ  $58, AX // top
+	SUBQ   CX, R8 // lo8
 	IMUL3Q $100000000, AX, CX
-	SUBQ  CX, DX  // a8
+	SUBQ   CX, DX // a8
 
 	// X0 = a8 (low quadword), lo8 (high quadword). 8 digits → 4+4: the
 	// first four in the lower doubleword.
@@ -168,10 +166,10 @@ TEXT ·appendFloatKernel(SB), NOSPLIT, $0-24
 
 	// R8 = significant digits: 1 + the last non-zero digit's index among
 	// the 16, plus 1 for a 17th digit in front (all 16 zero: just that one).
-	PXOR     X1, X1
-	PCMPEQB  X0, X1
+	PXOR     X2, X2
+	MOVO     X0, X1
+	PCMPGTB  X2, X1 // 0xff for a non-zero digit
 	PMOVMSKB X1, CX
-	XORL     $0xffff, CX
 	LEAL     1(CX)(CX*1), CX
 	BSRL     CX, R8
 	POR      fd_zeros<>(SB), X0
