@@ -83,6 +83,17 @@ TEXT ·appendFloatKernel(SB), NOSPLIT, $0-24
 	SHRQ $4, BX, R11 // f = hi<<60 | lo>>4
 	MOVQ R9, CX
 	SHRQ CX, SI      // half = gHi >> j
+
+	// The split of m into groups of digits starts from 10×div10, which
+	// is ready well before m (m is 10×div10 plus 0 to 10): hi8 =
+	// div10 / 10^7 and top = div10 / 10^15, by multiplication (div10 <
+	// 2^53, so the errors, div10×(magic - 2^s/d)/2^s, stay below 1/d).
+	MOVQ $0xd6bf94d5e57a42bd, AX // ceil(2^87 / 10^7)
+	MULQ R8
+	MOVQ DX, R10
+	MOVQ $0x901d7cf73ab0acda, AX // ceil(2^113 / 10^15)
+	MULQ R8
+	MOVQ DX, R9
 	MOVQ $10, AX
 	MULQ R11         // DX = last digit, AX = fx
 
@@ -107,35 +118,35 @@ TEXT ·appendFloatKernel(SB), NOSPLIT, $0-24
 	MOVQ R11, CX
 	ADDQ SI, CX
 	SETCS BX     // above
-	XORL R10, R10
+	XORL CX, CX
 	CMPQ R11, SI
-	SETCS R10    // below
+	SETCS CX     // below
 	SHRQ $63, AX
 	ADDQ AX, DX  // rounded
-	ORQ  BX, R10
-	DECQ R10
-	ANDQ R10, DX
+	ORQ  BX, CX
+	DECQ CX
+	ANDQ CX, DX
 	LEAQ (R8)(R8*4), R8
 	ADDQ R8, R8
 	ADDQ DX, R8
 	LEAQ (BX)(BX*4), BX
 	LEAQ (R8)(BX*2), R8 // m, 10^15 <= m < 10^17
 
-	// hi8 = m / 10^8, lo8 = m mod 10^8, and in parallel top = m / 10^16,
-	// then a8 = hi8 - top×10^8 (both quotients by multiplication: their
-	// errors, m×(magic - 2^s/d)/2^s < 2^57/2^s, stay below 1/d).
-	MOVQ   $0xe69594bec44de15c, AX // ceil(2^117 / 10^16)
-	MULQ   R8
-	MOVQ   DX, R10
-	MOVQ   $0xabcc77118461cefd, AX // ceil(2^90 / 10^8)
-	MULQ   R8
-	SHRQ   $26, DX // hi8
-	SHRQ   $53, R10
-	MOVQ   R10, AX // top
-	IMUL3Q $100000000, DX, CX
+	// lo8 = m - hi8×10^8, a8 = hi8 - top×10^8: the digits are top, then
+	// a8 and lo8 as two groups of eight. lo8 reaches 10^8 only when m
+	// carries into hi8 (floor(X/10) ends in 9999999 and m rounds up).
+	SHRQ   $23, R10 // hi8
+	SHRQ   $49, R9  // top
+	IMUL3Q $100000000, R10, CX
 	SUBQ   CX, R8 // lo8
-	IMUL3Q $100000000, AX, CX
+	CMPQ   R8, $100000000
+	JAE    carry
+	MOVQ   R9, AX // top
+	IMUL3Q $100000000, R9, CX
+	MOVQ   R10, DX
 	SUBQ   CX, DX // a8
+
+digits:
 
 	// X0 = a8 (low quadword), lo8 (high quadword). 8 digits → 4+4: the
 	// first four in the lower doubleword.
@@ -289,6 +300,20 @@ onedigit:
 	SUBQ R12, AX
 	MOVQ AX, ret+16(FP)
 	RET
+
+carry:
+	// hi8 + 1 may carry into top: top = hi8 / 10^8 (hi8 < 10^9, 32-bit
+	// multiplication), a8 = hi8 - top×10^8.
+	SUBQ   $100000000, R8
+	INCQ   R10
+	MOVL   R10, AX
+	MOVL   $0xabcc7712, CX // ceil(2^58 / 10^8)
+	IMULQ  CX, AX
+	SHRQ   $58, AX
+	IMUL3Q $100000000, AX, CX
+	MOVQ   R10, DX
+	SUBQ   CX, DX
+	JMP    digits
 
 rare:
 	CMPB ·floatKernelProbe(SB), $0
