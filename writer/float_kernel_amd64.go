@@ -30,3 +30,15 @@ var floatShifts = func() (t [2048]uint8) {
 	}
 	return t
 }()
+
+// appendFloatRun writes the Floats of words from i on, while they follow
+// each other before end, comma-separated at dst, which has room bytes (at
+// least maxFloatLen; a later Float needs 1 + maxFloatLen with its comma),
+// and returns the bytes written and the index after the last one written.
+// It is in float_kernel_amd64.s: one loop around the kernel, so that the
+// walk takes a run of floats (canada.json's coordinate pairs, a numpy row)
+// in one call. It stops before a value that is not a Float, at end, when
+// the room runs out, and before a Float the kernel leaves to appendFloatGo.
+//
+//go:noescape
+func appendFloatRun(dst *byte, room int, words *uint64, i, end int) (written, next int)

@@ -1,47 +1,42 @@
 #include "textflag.h"
 
-// func appendFloatKernel(dst *byte, u uint64) int
+// The float kernel: appendFloatGo's fast path (float_layout.go) as one
+// assembly routine, floatBody, with two entries: appendFloatKernel for one
+// float, appendFloatRun for the Floats that follow each other in a tape.
 //
-// appendFloatGo's fast path in one function: the normal doubles with a
-// non-zero fraction field whose shortest decimal fastDigits decides, in
-// every layout. It returns the bytes written at dst (maxFloatLen bytes);
-// the rest (zeros, subnormals, NaN, ±Inf, powers of two, fastDigits'
-// undecided cases, and everything when useFloatSSE2 is off) it hands to
-// appendFloatTo with a jump: the arguments and the result are where that
-// function's ABI0 wrapper expects them. (When floatKernelProbe is set, a
-// test's switch, it returns 0 instead.)
+// floatBody takes the normal doubles with a non-zero fraction field whose
+// shortest decimal fastDigits decides, in every layout. The steps are
+// fastDigits' (float_shortest.go), line for line; then the 16 or 17 digits
+// of m: the first digit (0 for 16 digits) by scalar division, the other 16
+// in one SSE2 register, where three multiply-shift rounds split both groups
+// of eight at once (8 → 4+4 → 2+2 → 1+1) with the first digit of every pair
+// in the lower half, so that the register is the digit string in memory
+// order. A compare and a movemask count the trailing zero digits. The layout
+// then takes stores at offsets computed from the point's position (no
+// branch on the digit count, one on the layout).
 //
-// The steps are fastDigits' (float_shortest.go), line for line; then the 16
-// or 17 digits of m: the first digit (0 for 16 digits) by scalar division,
-// the other 16 in one SSE2 register, where three multiply-shift rounds split
-// both groups of eight at once (8 → 4+4 → 2+2 → 1+1) with the first digit
-// of every pair in the lower half, so that the register is the digit string
-// in memory order. A compare and a movemask count the trailing zero digits.
-// The layout then takes stores at offsets computed from the point's position
-// (no branch on the digit count, one on the layout).
+// It is called with the bits in AX and the output in DI (maxFloatLen bytes
+// there). It returns CX = 1 with DI at the end of what it wrote, or CX = 0
+// for the values it leaves to appendFloatGo (zeros, subnormals, NaN, ±Inf,
+// powers of two, fastDigits' undecided cases), having written at most the
+// sign. It uses AX, BX, CX, DX, SI, DI, R8-R13 and X0-X2; R14 is the
+// callers', and R15 is never used: the c-shared build links with -dynlink,
+// where a global's address clobbers it.
 //
-// Registers: DI the output after the sign, R12 dst, R13 the decimal exponent
+// Registers inside: DI the output after the sign, R13 the decimal exponent
 // k (value = m×10^k), R8 m then the significant digit count, BX 1 for 17
 // digits, R9 the point's position in the digit string, AX the first digit.
-// R15 is never used: the c-shared build links with -dynlink, where a global's
-// address clobbers it.
-TEXT ·appendFloatKernel(SB), NOSPLIT, $0-24
-	CMPB ·useFloatSSE2(SB), $0
-	JEQ  rare
-	MOVQ dst+0(FP), DI
-	MOVQ u+8(FP), AX
-	MOVQ DI, R12
-
+TEXT floatBody<>(SB), NOSPLIT|NOFRAME, $0-0
 	// bq = exponent field, t = fraction field; only 0 < bq < 0x7ff, t != 0.
 	MOVQ AX, BX
 	SHRQ $52, BX
 	ANDL $0x7ff, BX
 	LEAQ -1(BX), CX
 	CMPQ CX, $0x7fe
-	JAE  rare
+	JAE  none
 	MOVQ $0xfffffffffffff, R8
 	ANDQ AX, R8
-	JZ   rare
+	JZ   none
 	BTSQ $52, R8 // c
 
 	// The sign is written always and kept or not by where the digits start.
@@ -102,16 +97,16 @@ TEXT ·appendFloatKernel(SB), NOSPLIT, $0-24
 	SUBQ SI, CX
 	ADDQ $4, CX
 	CMPQ CX, $8
-	JB   rare
+	JB   none
 	MOVQ R11, CX
 	ADDQ SI, CX
 	ADDQ $8, CX
 	CMPQ CX, $16
-	JB   rare
+	JB   none
 	MOVQ $0x8000000000000020, CX
 	ADDQ AX, CX
 	CMPQ CX, $64
-	JB   rare
+	JB   none
 
 	// m = 10×div10 + 0 (below), 10 (above), or last + round(fx).
 	XORL BX, BX
@@ -202,9 +197,8 @@ digits:
 	// An integer: ".0" replaces the first of the zero digits after the
 	// point (the digit string is at least p long).
 	MOVW $0x302e, (DI)(R9*1)
-	LEAQ 2(DI)(R9*1), AX
-	SUBQ R12, AX
-	MOVQ AX, ret+16(FP)
+	LEAQ 2(DI)(R9*1), DI
+	MOVL $1, CX
 	RET
 
 fraction:
@@ -225,9 +219,8 @@ fraction:
 	MOVQ    R10, 1(DI)(R9*1)
 	MOVQ    R11, 9(DI)(R9*1)
 	MOVB    $0x2e, (DI)(R9*1)
-	LEAQ    1(DI)(R8*1), AX
-	SUBQ    R12, AX
-	MOVQ    AX, ret+16(FP)
+	LEAQ    1(DI)(R8*1), DI
+	MOVL    $1, CX
 	RET
 
 notfixed:
@@ -242,9 +235,8 @@ notfixed:
 	ADDQ  CX, DI
 	MOVB  AX, (DI)
 	MOVOU X0, (DI)(BX*1)
-	LEAQ  (DI)(R8*1), AX
-	SUBQ  R12, AX
-	MOVQ  AX, ret+16(FP)
+	ADDQ  R8, DI
+	MOVL  $1, CX
 	RET
 
 exponent:
@@ -296,9 +288,8 @@ twodigits:
 onedigit:
 	ADDL $0x30, R9
 	MOVB R9, (DI)
-	LEAQ 1(DI), AX
-	SUBQ R12, AX
-	MOVQ AX, ret+16(FP)
+	INCQ DI
+	MOVL $1, CX
 	RET
 
 carry:
@@ -315,13 +306,101 @@ carry:
 	SUBQ   CX, DX
 	JMP    digits
 
-rare:
+none:
+	XORL CX, CX
+	RET
+
+
+// func appendFloatKernel(dst *byte, u uint64) int
+//
+// One float at dst: returns the length. What floatBody does not take (and
+// everything when useFloatSSE2 is off) goes to appendFloatTo with a jump:
+// the arguments and the result are where that function's ABI0 wrapper
+// expects them, and NOFRAME keeps the assembler from giving this function
+// a frame (for the call) that the jump would leave behind. (When
+// floatKernelProbe is set, a test's switch, it returns 0 instead.)
+TEXT ·appendFloatKernel(SB), NOSPLIT|NOFRAME, $0-24
+	CMPB  ·useFloatSSE2(SB), $0
+	JEQ   fallback
+	MOVQ  dst+0(FP), DI
+	MOVQ  u+8(FP), AX
+	CALL  floatBody<>(SB)
+	TESTQ CX, CX
+	JZ    fallback
+	SUBQ  dst+0(FP), DI
+	MOVQ  DI, ret+16(FP)
+	RET
+
+fallback:
 	CMPB ·floatKernelProbe(SB), $0
 	JNE  probe
 	JMP  ·appendFloatTo(SB)
 
 probe:
 	MOVQ $0, ret+16(FP)
+	RET
+
+// func appendFloatRun(dst *byte, room int, words *uint64, i, end int) (written, next int)
+//
+// The Floats of words from i on, while they follow each other before end,
+// comma-separated at dst, which has room bytes (at least maxFloatLen): the
+// Float at i without a comma, each later one after a comma if there is
+// room for both (1 + maxFloatLen). It stops before a value that is not a
+// Float, at end, when room runs out, and before a Float floatBody does not
+// take (and its comma); the caller goes on from next. R14 walks the words,
+// the argument slots hold the rest (end becomes its address).
+TEXT ·appendFloatRun(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ DI, written+40(FP) // where the output stands before each Float
+	MOVQ words+16(FP), R14
+	MOVQ i+24(FP), CX
+	LEAQ (R14)(CX*8), R14
+	MOVQ end+32(FP), CX
+	LEAQ (R14)(CX*8), CX
+	MOVQ i+24(FP), DX
+	SHLQ $3, DX
+	SUBQ DX, CX
+	MOVQ CX, end+32(FP) // &words[end]
+	CMPB ·useFloatSSE2(SB), $0
+	JEQ  stop
+	JMP  float
+
+next:
+	// Another Float, and room for a comma and it?
+	CMPQ  R14, end+32(FP)
+	JAE   stop
+	MOVQ  (R14), AX
+	SHRQ  $56, AX // backend.KindShift
+	CMPQ  AX, $6  // backend.KindFloat
+	JNE   stop
+	MOVQ  dst+0(FP), CX
+	ADDQ  room+8(FP), CX
+	SUBQ  DI, CX
+	CMPQ  CX, $42 // 1 + maxFloatLen
+	JLT   stop
+	MOVQ  DI, written+40(FP)
+	MOVB  $0x2c, (DI)
+	INCQ  DI
+
+float:
+	MOVQ  8(R14), AX
+	CALL  floatBody<>(SB)
+	TESTQ CX, CX
+	JZ    undecided
+	MOVQ  DI, written+40(FP)
+	ADDQ  $16, R14 // backend.NumberWords
+	JMP   next
+
+undecided:
+	// Back to before this Float's comma (or its sign).
+	MOVQ written+40(FP), DI
+
+stop:
+	SUBQ dst+0(FP), DI
+	MOVQ DI, written+40(FP)
+	SUBQ words+16(FP), R14
+	SHRQ $3, R14
+	MOVQ R14, next+48(FP)
 	RET
 
 // Multipliers, one per lane.

@@ -108,3 +108,7 @@ func TestFloatKernelStoresInBounds(t *testing.T) {
 		}
 	}
 }
+
+// hasFloatKernel: appendFloatRun is the kernel's loop, which leaves every
+// value to the walk when useFloatSSE2 is off.
+const hasFloatKernel = true
