@@ -152,3 +152,34 @@ func TestFloatRunRoom(t *testing.T) {
 		}
 	})
 }
+
+// FuzzFloatRun writes arrays of three floats from fuzzed bits (a run through
+// the kernel, each value alone, and in an object, where floats do not run)
+// and compares them with strconv's digits.
+func FuzzFloatRun(f *testing.F) {
+	for _, s := range [][3]float64{{0.3, -1e-7, 123.456}, {1e16, 5e-324, math.NaN()}, {-0.0, 1e22, 2.5e-5}} {
+		f.Add(math.Float64bits(s[0]), math.Float64bits(s[1]), math.Float64bits(s[2]))
+	}
+	f.Fuzz(func(t *testing.T, a, b, c uint64) {
+		tp := &backend.Tape{Arena: []byte("k")}
+		outer := tp.OpenContainer(backend.KindArray)
+		at := tp.OpenContainer(backend.KindArray)
+		var parts []string
+		for _, u := range []uint64{a, b, c} {
+			tp.AppendNumber(backend.KindFloat, u)
+			parts = append(parts, referenceFloat(math.Float64frombits(u)))
+		}
+		tp.CloseContainer(at, 3)
+		obj := tp.OpenContainer(backend.KindObject)
+		for _, u := range []uint64{a, b} {
+			tp.AppendRef(backend.KindString, backend.Ref{Storage: backend.StorageArena, Clean: true, Len: 1, Chars: 1})
+			tp.AppendNumber(backend.KindFloat, u)
+		}
+		tp.CloseContainer(obj, 2)
+		tp.CloseContainer(outer, 2)
+		want := "[[" + strings.Join(parts, ",") + `],{"k":` + parts[0] + `,"k":` + parts[1] + "}]"
+		if got := string(Append(nil, tp, nil, 0)); got != want {
+			t.Fatalf("got %s, want %s", got, want)
+		}
+	})
+}
