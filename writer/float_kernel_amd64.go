@@ -20,6 +20,9 @@ var floatKernelProbe = false
 //go:noescape
 func appendFloatKernel(dst *byte, u uint64) int
 
+// The kernel indexes pow10Table with pow10KMin = -324 built in.
+var _ = [1]int{}[pow10KMin+324]
+
 // floatShifts[bq] is 5-j, the shift of the significand before fastDigits'
 // product, for the exponent field bq of a normal float64: the kernel loads
 // it rather than computing it with two dependent multiplies, as Żmij does.
