@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -19,4 +20,18 @@ func BenchmarkAppendFloatMixed(b *testing.B) {
 	buf := make([]byte, 0, 64)
 	i := 0
 	loopCPU(b, 0, func() { buf = appendFloat(buf[:0], fs[i&(n-1)]); i++ })
+}
+
+// BenchmarkAppendFloatGo is BenchmarkAppendFloatMixed on the portable
+// appendFloatGo, the path of architectures without the kernel.
+func BenchmarkAppendFloatGo(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const n = 1 << 20
+	us := make([]uint64, n)
+	for i := range us {
+		us[i] = math.Float64bits((r.Float64() - 0.5) * 200)
+	}
+	buf := make([]byte, 0, 64)
+	i := 0
+	loopCPU(b, 0, func() { buf = appendFloatGo(buf[:0], us[i&(n-1)]); i++ })
 }

@@ -4,12 +4,29 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"unsafe"
 )
 
 // appendFloatBits is appendFloat of the float64 whose bits are u, as the
-// tape stores it. The digits are laid out with fixed-size stores that may
-// write past the final length but stay within the maxFloatLen bytes the
-// caller reserved.
+// tape stores it; the caller has reserved maxFloatLen bytes. It is one call
+// to the kernel (float_kernel_*.go), small enough to be inlined.
+func appendFloatBits(dst []byte, u uint64) []byte {
+	l := len(dst)
+	return dst[:l+appendFloatKernel(&dst[l : l+maxFloatLen][0], u)]
+}
+
+// appendFloatTo is appendFloatGo writing at dst, which has maxFloatLen
+// bytes, and returning the length: the kernel's fallback, and the kernel
+// itself where there is none.
+func appendFloatTo(dst *byte, u uint64) int {
+	return len(appendFloatGo(unsafe.Slice(dst, maxFloatLen)[:0], u))
+}
+
+// appendFloatGo is appendFloat of the float64 whose bits are u, as the
+// tape stores it: the portable formatter, which appendFloatBits runs where
+// there is no kernel (float_kernel_*.go) and for what the kernel leaves.
+// The digits are laid out with fixed-size stores that may write past the
+// final length but stay within the maxFloatLen bytes the caller reserved.
 //
 // This is the path of normal values with a non-zero fraction field, which
 // fastDigits decides: their shortest decimals have 16 or 17 digits
@@ -17,7 +34,7 @@ import (
 // the digit count (it follows the value's position within its binade,
 // 65.1 giving 16 digits and 41.1 17, so data such as canada.json mixes
 // them) nor on the sign. Everything else goes to appendFloatRare.
-func appendFloatBits(dst []byte, u uint64) []byte {
+func appendFloatGo(dst []byte, u uint64) []byte {
 	bq := u >> 52 & 0x7ff
 	t := u & (1<<52 - 1)
 	if bq-1 >= 0x7fe || t == 0 {
@@ -128,7 +145,7 @@ func put8(o *[maxFloatLen - 1]byte, i int, v uint64) {
 	binary.LittleEndian.PutUint64(o[i&31:], v)
 }
 
-// appendFloatRare is appendFloatBits for the values fastDigits does not
+// appendFloatRare is appendFloatGo for the values fastDigits does not
 // take: NaN and ±Inf (null), zeros, subnormals, powers of two, and its rare
 // undecided cases.
 func appendFloatRare(dst []byte, u uint64) []byte {

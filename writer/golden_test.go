@@ -54,7 +54,9 @@ func eachLine(t testing.TB, name string, fn func(line []byte)) int {
 	return n
 }
 
-func TestGoldenFloats(t *testing.T) {
+func TestGoldenFloats(t *testing.T) { eachFloatPath(t, testGoldenFloats) }
+
+func testGoldenFloats(t *testing.T) {
 	var tp backend.Tape
 	var buf []byte
 	n := eachLine(t, "floats.txt.gz", func(line []byte) {

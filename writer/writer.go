@@ -264,8 +264,7 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			}
 			i += backend.NumberWords
 		case backend.KindFloat:
-			buf = appendFloatBits(buf, e.words[i+1])
-			i += backend.NumberWords
+			buf, i = e.floatRun(buf, i, top)
 		case backend.KindUint:
 			buf = appendUint(buf, e.words[i+1])
 			i += backend.NumberWords

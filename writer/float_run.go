@@ -1,0 +1,52 @@
+package writer
+
+import (
+	"unsafe"
+
+	"github.com/isojson/isojson/backend"
+)
+
+// The kernels read tape words with these constants built in.
+var (
+	_ = [1]int{}[backend.KindFloat-6]
+	_ = [1]int{}[backend.KindShift-56]
+	_ = [1]int{}[backend.NumberWords-2]
+)
+
+// floatRun writes the Float at i and, in an array, the Floats that directly
+// follow it, comma-separated, and returns buf and the index after the last:
+// the compact walk's float case. top is the walk's innermost container
+// (end<<1 | isObject; huge at the root). A list of floats (canada.json's
+// coordinate pairs, a numpy row) then costs one call instead of a turn of
+// the walk a member. The walk has reserved room for the first float.
+func (e *encoder) floatRun(buf []byte, i, top int) ([]byte, int) {
+	words := e.words
+	end := min(top>>1, len(words))
+	if top&1 != 0 {
+		end = i + backend.NumberWords // an object's next entry is a key
+	}
+	for {
+		l := len(buf)
+		n, next := appendFloatRun((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), l)), cap(buf)-l,
+			unsafe.SliceData(words), i, end)
+		buf = buf[:l+n]
+		if next >= end || backend.KindOf(words[next]) != backend.KindFloat {
+			return buf, next
+		}
+		// The kernel stopped before a Float: one it does not take (the
+		// portable path writes it), or for room.
+		if next == i {
+			buf = appendFloatBits(buf, words[i+1])
+		} else {
+			buf = e.room(buf, 1+maxFloatLen)
+			buf = append(buf, ',')
+			buf = appendFloatBits(buf, words[next+1])
+		}
+		i = next + backend.NumberWords
+		if i >= end || backend.KindOf(words[i]) != backend.KindFloat {
+			return buf, i
+		}
+		buf = e.room(buf, 1+maxFloatLen)
+		buf = append(buf, ',')
+	}
+}
