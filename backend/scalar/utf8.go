@@ -118,6 +118,35 @@ func scanText(src []byte, j int) (k, cont int, class backend.Class, ok bool) {
 		astral uint64 // flags (bit 7) lead bytes >= 0xF0: code points >= U+10000
 		high   uint64 // flags bytes >= 0x80
 	)
+	// Long text goes to the SIMD kernel first, which stops at the block
+	// holding the end of the text. A character it cut is taken up again
+	// from its lead byte: the DFA below starts between characters, and the
+	// kernel counted that character's continuation bytes, which are
+	// uncounted here.
+	if kk, c, maxb, bad := utf8Blocks(src[j:]); kk > 0 || bad {
+		if bad {
+			return 0, 0, 0, false
+		}
+		b := j + kk
+		for back := 0; back < 3 && b-1 > j && src[b-1]&0xC0 == 0x80; back++ {
+			b--
+			c--
+		}
+		if src[b-1] >= 0xC0 {
+			b--
+		}
+		j, cont = b, c
+		// The class of the largest byte, in the flags below.
+		if maxb >= 0x80 {
+			high = 0x80
+		}
+		if maxb >= 0xC4 {
+			wide = 0x80
+		}
+		if maxb >= 0xF0 {
+			astral = 0x80
+		}
+	}
 	for {
 		var w uint64
 		stop := false
