@@ -1,9 +1,9 @@
 #include "textflag.h"
 
-// The AVX2 kernel of scanText (see kernels_amd64.go): non-ASCII string text
-// in 32-byte blocks. It reads whole blocks within n and never past them,
-// and returns how far it got; scanText finishes the last 0-31 bytes (and the
-// block it stopped at) a word at a time.
+// SIMD kernels of the scanner (see kernels_amd64.go): plain ASCII string
+// text in 16-byte SSE2 blocks, non-ASCII text in 32-byte AVX2 blocks. Each
+// reads whole blocks within n and never past them, and returns how far it
+// got; the Go caller finishes the rest a word at a time.
 
 // func utf8BlocksAVX2(p *byte, n int) (k, cont, maxb int, bad bool)
 //
@@ -158,3 +158,55 @@ DATA utf8_cbf<>+8(SB)/8, $0xbfbfbfbfbfbfbfbf
 DATA utf8_cbf<>+16(SB)/8, $0xbfbfbfbfbfbfbfbf
 DATA utf8_cbf<>+24(SB)/8, $0xbfbfbfbfbfbfbfbf
 GLOBL utf8_cbf<>(SB), RODATA|NOPTR, $32
+
+// func asciiBlocksSSE2(p *byte, n int) int
+//
+// The index of the first byte that is not plain ASCII string text ('"',
+// '\\', < 0x20 or >= 0x80) within the whole 16-byte blocks of p[0:n), or
+// the bytes those blocks cover when there is none. A signed compare
+// 0x20 > b flags both the control bytes and the bytes >= 0x80 (negative as
+// int8).
+TEXT ·asciiBlocksSSE2(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), DX
+	XORQ AX, AX
+	MOVOU sse_quote<>(SB), X1
+	MOVOU sse_bslash<>(SB), X2
+	MOVOU sse_c20<>(SB), X3
+
+sse_loop:
+	LEAQ 16(AX), CX
+	CMPQ CX, DX
+	JGT  sse_done
+	MOVOU   (SI)(AX*1), X0
+	MOVO    X1, X4
+	PCMPEQB X0, X4
+	MOVO    X2, X5
+	PCMPEQB X0, X5
+	MOVO    X3, X6
+	PCMPGTB X0, X6
+	POR     X5, X4
+	POR     X6, X4
+	PMOVMSKB X4, BX
+	TESTL   BX, BX
+	JNZ     sse_found
+	MOVQ    CX, AX
+	JMP     sse_loop
+
+sse_found:
+	BSFL BX, BX
+	ADDQ BX, AX
+
+sse_done:
+	MOVQ AX, ret+16(FP)
+	RET
+
+DATA sse_quote<>+0(SB)/8, $0x2222222222222222
+DATA sse_quote<>+8(SB)/8, $0x2222222222222222
+GLOBL sse_quote<>(SB), RODATA|NOPTR, $16
+DATA sse_bslash<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA sse_bslash<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
+GLOBL sse_bslash<>(SB), RODATA|NOPTR, $16
+DATA sse_c20<>+0(SB)/8, $0x2020202020202020
+DATA sse_c20<>+8(SB)/8, $0x2020202020202020
+GLOBL sse_c20<>(SB), RODATA|NOPTR, $16

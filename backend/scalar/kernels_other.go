@@ -2,8 +2,13 @@
 
 package scalar
 
-// Without the SIMD kernel scanText's DFA does all the work; this hook
-// (kernels_amd64.go on amd64) scans nothing.
+// Without SIMD kernels the word loops and scanText's DFA do all the work;
+// these hooks (kernels_amd64.go on amd64) scan nothing.
+
+// asciiBlockSize is 0: asciiBlocks never counts a block.
+const asciiBlockSize = 0
+
+func asciiBlocks(src []byte, j int) int { return 0 }
 
 // useAVX2 is never true here; the tests that turn it on and off run the
 // portable path twice.

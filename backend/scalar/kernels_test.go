@@ -170,3 +170,37 @@ func readCorpusInternal(t *testing.T, name string) []byte {
 	}
 	return src
 }
+
+// TestASCIIBlocks checks the plain-text kernel at every length to 100 with
+// any byte at every position (none, on architectures without a kernel).
+func TestASCIIBlocks(t *testing.T) {
+	want := func(b []byte) int {
+		size := asciiBlockSize // a variable: 0 is a constant division by zero
+		if size == 0 {
+			return 0
+		}
+		full := len(b) / size * size
+		for i, c := range b[:full] {
+			if isTextEnd(c) || c >= 0x80 {
+				return i
+			}
+		}
+		return full
+	}
+	for n := 0; n <= 100; n++ {
+		for pos := 0; pos <= n; pos++ {
+			for c := 0; c < 256; c++ {
+				b := bytes.Repeat([]byte{'x'}, n+3)
+				if pos < n {
+					b[pos+3] = byte(c)
+				}
+				if got, w := asciiBlocks(b, 3), want(b[3:]); got != w {
+					t.Fatalf("asciiBlocks(%q, 3) = %d, want %d", b, got, w)
+				}
+				if pos == n {
+					break
+				}
+			}
+		}
+	}
+}

@@ -59,9 +59,19 @@ value: // i < n
 	reserveEntry(t)
 	switch c := src[i]; c {
 	case '"':
-		// Plain ASCII strings are handled here, saving a call; anything
-		// else resumes in scanStringAt where this scan stopped.
+		// Plain ASCII strings are handled here: the first word inline,
+		// then whole blocks by the SIMD kernel if there is one, and words
+		// again; anything else resumes in scanStringAt where this scan
+		// stopped.
 		j := i + 1
+		if j+8 <= n {
+			if m := stringSpecial(load64(src, j)); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				goto vdone
+			}
+			j += 8
+		}
+		j += asciiBlocks(src, j) // longer ones: URLs, sentences
 		for j+8 <= n {
 			if m := stringSpecial(load64(src, j)); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3
@@ -69,6 +79,7 @@ value: // i < n
 			}
 			j += 8
 		}
+	vdone:
 		if j < n && src[j] == '"' {
 			appendASCII(t, i+1, j)
 			i = j + 1
