@@ -218,6 +218,12 @@ key: // src[i] == '"'
 	if src[i] != ':' {
 		return fail(src, i, backend.MsgExpectedColon)
 	}
+	// Pretty-printed members have one space after the colon: skipped
+	// here, saving skipSpace its call.
+	if i+2 < n && src[i+1] == ' ' && src[i+2] > ' ' {
+		i += 2
+		goto value
+	}
 	if i = skipSpace(src, i+1); i >= n {
 		return failEnd(src)
 	}
