@@ -42,6 +42,14 @@ func put3(t *backend.Tape, a, b, c uint64) {
 	w[0], w[1], w[2] = a, b, c
 }
 
+// arenaByte appends one byte to the arena, in place as the puts; the
+// caller has reserved room.
+func arenaByte(t *backend.Tape, c byte) {
+	n := len(t.Arena)
+	t.Arena = t.Arena[:n+1]
+	t.Arena[n] = c
+}
+
 func reserveArena(t *backend.Tape, n int) {
 	if cap(t.Arena)-len(t.Arena) < n {
 		t.ReserveArena(n)
@@ -50,5 +58,7 @@ func reserveArena(t *backend.Tape, n int) {
 
 func appendArena(t *backend.Tape, b []byte) {
 	reserveArena(t, len(b))
-	t.Arena = append(t.Arena, b...)
+	n := len(t.Arena)
+	t.Arena = t.Arena[:n+len(b)] // in place, as the puts
+	copy(t.Arena[n:], b)
 }
