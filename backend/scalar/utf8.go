@@ -6,8 +6,9 @@ import (
 	"github.com/isojson/isojson/backend"
 )
 
-// Non-ASCII string content (CJK, emoji) is scanned eight bytes at a time:
-// textSpecial finds the bytes that end the text ('"', '\\', control bytes)
+// Non-ASCII string content (CJK, emoji) is scanned by an AVX2 kernel in
+// 32-byte blocks where there is one (kernels_amd64.s: 7-9x faster on long
+// text), and the rest eight bytes at a time: textSpecial finds the bytes that end the text ('"', '\\', control bytes)
 // exactly, a shift-based DFA validates the UTF-8 (a chain of one shift a
 // byte: the table loads do not depend on the state, so they overlap), and
 // popcounts of SWAR masks give the code point count and the class.
@@ -109,7 +110,8 @@ func textSpecial(w uint64) uint64 {
 // '\\' or control byte, or the end of input, whose index it returns, with
 // the number of UTF-8 continuation bytes in src[j:k] (bytes minus code
 // points) and the text's class. ok is false when the text is not valid
-// UTF-8, including a sequence cut short by the end of the text.
+// UTF-8, including a sequence cut short by the end of the text. The bytes
+// before src[j] must end between characters (the callers start after ASCII).
 func scanText(src []byte, j int) (k, cont int, class backend.Class, ok bool) {
 	n := len(src)
 	var (
