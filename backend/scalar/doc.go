@@ -1,4 +1,5 @@
-// Package scalar is isojson's portable parser: pure Go, no assembly, correct
+// Package scalar is isojson's portable parser: pure Go (one optional AVX2
+// kernel on amd64, with the same code's pure Go path everywhere else), correct
 // on every GOARCH (little- and big-endian), and the reference the faster
 // backends are checked against.
 //
@@ -11,6 +12,8 @@
 //	whitespace.go    skipping space, \t, \n, \r (indentation a word at a time)
 //	string.go        strings: SWAR scan of plain runs, UTF-8 validation with
 //	                 code point count and class from a lead-byte table
+//	utf8.go          non-ASCII text: an AVX2 kernel (kernels_amd64.s) for
+//	                 whole 32-byte blocks, a SWAR-fed DFA for the rest
 //	unescape.go      strings with escapes, unescaped into the tape's arena
 //	number.go        numbers: int64, uint64, big integer digits, floats
 //	eisel_lemire.go  correctly rounded float conversion without rescanning

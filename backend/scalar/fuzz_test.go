@@ -29,6 +29,12 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"a":[1,2.5e-3,"\u00e9\ud83d\ude00",true,false,null,{}],"b":-0}`))
+	// Strings long enough for the SIMD kernels' blocks (plain ASCII from 16
+	// bytes, non-ASCII text from 32), with escapes and characters of every
+	// length across the block boundaries.
+	f.Add([]byte(`["https://api.github.com/repos/jathanism/trigger/commits/05570a3080693f6e55244e012b3b1ec59516c01b"]`))
+	f.Add([]byte(`{"text":"@aym0566x \n\n名前:前田あゆみ\n第一印象:なんか怖っ！\n今の印象:とりあえずキモい。噛み合わない\n好きなところ:ぶすでキモいとこ😋✨✨\n思い出:んーーー、ありすぎ😊❤️"}`))
+	f.Add([]byte(`["Съешь же ещё этих мягких французских булок, да выпей чаю. Ā€\uffff😀 ÿé"]`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		var tape backend.Tape
 		err := scalar.Parser{}.Parse(src, &tape)

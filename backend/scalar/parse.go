@@ -59,9 +59,19 @@ value: // i < n
 	reserveEntry(t)
 	switch c := src[i]; c {
 	case '"':
-		// Plain ASCII strings are handled here, saving a call; anything
-		// else resumes in scanStringAt where this scan stopped.
+		// Plain ASCII strings are handled here: the first word inline,
+		// then whole blocks by the SIMD kernel if there is one, and words
+		// again; anything else resumes in scanStringAt where this scan
+		// stopped.
 		j := i + 1
+		if j+8 <= n {
+			if m := stringSpecial(load64(src, j)); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				goto vdone
+			}
+			j += 8
+		}
+		j += asciiBlocks(src, j) // longer ones: URLs, sentences
 		for j+8 <= n {
 			if m := stringSpecial(load64(src, j)); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3
@@ -69,6 +79,7 @@ value: // i < n
 			}
 			j += 8
 		}
+	vdone:
 		if j < n && src[j] == '"' {
 			appendASCII(t, i+1, j)
 			i = j + 1
@@ -206,6 +217,12 @@ key: // src[i] == '"'
 	}
 	if src[i] != ':' {
 		return fail(src, i, backend.MsgExpectedColon)
+	}
+	// Pretty-printed members have one space after the colon: skipped
+	// here, saving skipSpace its call.
+	if i+2 < n && src[i+1] == ' ' && src[i+2] > ' ' {
+		i += 2
+		goto value
 	}
 	if i = skipSpace(src, i+1); i >= n {
 		return failEnd(src)

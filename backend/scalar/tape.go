@@ -17,25 +17,37 @@ func reserveEntry(t *backend.Tape) {
 	}
 }
 
+// The puts extend t.Words by reslicing it in place (t.Words = t.Words[:k]),
+// which the compiler turns into a store of the length alone: assigning a
+// slice built elsewhere would store the pointer too, and a pointer store to
+// the (heap) Tape carries a write barrier check.
+
 func put1(t *backend.Tape, a uint64) {
 	n := len(t.Words)
-	w := t.Words[:n+1]
-	w[n] = a
-	t.Words = w
+	t.Words = t.Words[:n+1]
+	t.Words[n] = a
 }
 
 func put2(t *backend.Tape, a, b uint64) {
 	n := len(t.Words)
-	w := t.Words[:n+2]
-	w[n], w[n+1] = a, b
-	t.Words = w
+	t.Words = t.Words[:n+2]
+	w := t.Words[n:]
+	w[0], w[1] = a, b
 }
 
 func put3(t *backend.Tape, a, b, c uint64) {
 	n := len(t.Words)
-	w := t.Words[:n+3]
-	w[n], w[n+1], w[n+2] = a, b, c
-	t.Words = w
+	t.Words = t.Words[:n+3]
+	w := t.Words[n:]
+	w[0], w[1], w[2] = a, b, c
+}
+
+// arenaByte appends one byte to the arena, in place as the puts; the
+// caller has reserved room.
+func arenaByte(t *backend.Tape, c byte) {
+	n := len(t.Arena)
+	t.Arena = t.Arena[:n+1]
+	t.Arena[n] = c
 }
 
 func reserveArena(t *backend.Tape, n int) {
@@ -46,5 +58,7 @@ func reserveArena(t *backend.Tape, n int) {
 
 func appendArena(t *backend.Tape, b []byte) {
 	reserveArena(t, len(b))
-	t.Arena = append(t.Arena, b...)
+	n := len(t.Arena)
+	t.Arena = t.Arena[:n+len(b)] // in place, as the puts
+	copy(t.Arena[n:], b)
 }

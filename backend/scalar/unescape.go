@@ -55,7 +55,7 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 	encode:
 		if r < 0x80 { // every two-byte escape: no call, no class change
 			reserveArena(t, 1)
-			t.Arena = append(t.Arena, byte(r))
+			arenaByte(t, byte(r))
 		} else {
 			extra += appendRune(t, r) - 1
 			class = max(class, classOf(r))

@@ -25,6 +25,20 @@ func skipSpaceRun(src []byte, i int) int {
 	if i < len(src) && src[i] == '\n' { // the newline before indentation
 		i++
 	}
+	// Indentation of up to 32 spaces (citm_catalog's 24 and 28, nesting 6
+	// or 7 deep by 4) is counted from four words with no branch but the
+	// last: each pair as below, then the pairs the same way.
+	if i+32 <= len(src) {
+		k1 := bits.TrailingZeros64(load64(src, i)^ones*' ') >> 3
+		k2 := bits.TrailingZeros64(load64(src, i+8)^ones*' ') >> 3
+		k3 := bits.TrailingZeros64(load64(src, i+16)^ones*' ') >> 3
+		k4 := bits.TrailingZeros64(load64(src, i+24)^ones*' ') >> 3
+		lo := k1 + k2&-(k1>>3)
+		k := lo + (k3+k4&-(k3>>3))&-(lo>>4)
+		if k < 32 && src[i+k] > ' ' {
+			return i + k
+		}
+	}
 	// Indentation is usually under 16 spaces: count the leading spaces of
 	// two words without a branch on the first (tz(0)/8 = 8).
 	for i+16 <= len(src) {

@@ -1,0 +1,206 @@
+package scalar
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/isojson/isojson/backend"
+)
+
+// scanText is checked against a reference (unicode/utf8) with the SIMD
+// kernel on and off (useAVX2; other architectures run the portable path
+// only), on text that puts every byte pair and high triple at the kernel's
+// block boundaries and random text of up to several blocks.
+
+func isTextEnd(c byte) bool   { return c == '"' || c == '\\' || c < 0x20 }
+func isPlain(c byte) bool     { return !isTextEnd(c) && c < 0x80 }
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// withKernels runs f with the kernel off, then on when the CPU has it.
+func withKernels(t *testing.T, f func(t *testing.T)) {
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	useAVX2 = false
+	t.Run("portable", f)
+	if saved {
+		useAVX2 = true
+		t.Run("simd", f)
+	}
+}
+
+// refScanText is scanText by definition.
+func refScanText(src []byte, j int) (k, cont int, class backend.Class, ok bool) {
+	k = j
+	for k < len(src) && !isTextEnd(src[k]) {
+		k++
+	}
+	text := src[j:k]
+	if !utf8.Valid(text) {
+		return 0, 0, 0, false
+	}
+	for _, r := range string(text) {
+		class = max(class, classOf(r))
+	}
+	return k, len(text) - utf8.RuneCount(text), class, true
+}
+
+func checkScanText(t *testing.T, src []byte, j int) {
+	t.Helper()
+	k, cont, class, ok := scanText(src, j)
+	wk, wcont, wclass, wok := refScanText(src, j)
+	if ok != wok || ok && (k != wk || cont != wcont || class != wclass) {
+		t.Fatalf("scanText(%q, %d) = %d %d %d %v, want %d %d %d %v", src, j, k, cont, class, ok, wk, wcont, wclass, wok)
+	}
+}
+
+// TestScanTextPairs puts every pair and (high) triple of bytes across
+// the first, second and third block boundaries of long text, where the
+// kernel hands over to the DFA or checks a byte against the block before.
+func TestScanTextPairs(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		base := []byte(string(bytes.Repeat([]byte("aé€"), 20)))
+		for _, pos := range []int{0, 29, 30, 31, 32, 62, 63, 64, 90} {
+			for b1 := 0; b1 < 256; b1++ {
+				for b2 := 0; b2 < 256; b2++ {
+					src := append(append(append([]byte{}, base[:pos]...), byte(b1), byte(b2)), base[pos:]...)
+					src = append(src, '"')
+					checkScanText(t, src, 0)
+				}
+			}
+		}
+		if testing.Short() {
+			return
+		}
+		high := make([]byte, 0, 130)
+		for c := 0x80; c < 0x100; c++ {
+			high = append(high, byte(c))
+		}
+		high = append(high, 'a')
+		for _, pos := range []int{30, 31, 32} {
+			src := bytes.Repeat([]byte{'a'}, 70)
+			src = append(src, '"')
+			for _, b1 := range high[:0x80] {
+				for _, b2 := range high {
+					for _, b3 := range high {
+						src[pos], src[pos+1], src[pos+2] = b1, b2, b3
+						checkScanText(t, src, 0)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestScanTextLong: random text of valid characters of every length, cut
+// and bad bytes, special bytes, up to several blocks, at many starts.
+func TestScanTextLong(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(9, 10))
+		runes := []rune{'a', 'é', 'ÿ', 'Ā', 'ж', 'あ', '€', '\uFFFF', '😀', '\U0010FFFF', '\U00010000', 'z'}
+		for iter := 0; iter < 30000; iter++ {
+			var src []byte
+			size := r.IntN(200)
+			bad := r.IntN(4) == 0
+			for len(src) < size {
+				switch k := r.IntN(40); {
+				case k == 0 && bad:
+					src = append(src, byte(0x80+r.IntN(0x80)))
+				case k == 1 && bad: // a character cut short
+					b := utf8.AppendRune(nil, runes[r.IntN(len(runes))])
+					src = append(src, b[:r.IntN(len(b))+1]...)
+				case k == 2 && r.IntN(8) == 0:
+					src = append(src, "\"\\\x00\x1f"[r.IntN(4)])
+				case k < 12:
+					src = append(src, byte(0x20+r.IntN(0x5F)))
+				default:
+					src = utf8.AppendRune(src, runes[r.IntN(len(runes))])
+				}
+			}
+			for j := 0; j <= min(len(src), 40); j++ {
+				if j > 0 && src[j-1] >= 0x80 {
+					continue // scanText starts between characters
+				}
+				checkScanText(t, src, j)
+			}
+		}
+	})
+}
+
+// TestParseSameWithKernels: the corpus gives the same tape either way.
+func TestParseSameWithKernels(t *testing.T) {
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	for _, name := range []string{"twitter", "citm_catalog", "canada", "github"} {
+		src := readCorpusInternal(t, name)
+		var a, b backend.Tape
+		useAVX2 = false
+		if err := (Parser{}).Parse(src, &a); err != nil {
+			t.Fatal(err)
+		}
+		useAVX2 = saved
+		if err := (Parser{}).Parse(src, &b); err != nil {
+			t.Fatal(err)
+		}
+		if !slicesEqual(a.Words, b.Words) || !bytes.Equal(a.Arena, b.Arena) {
+			t.Errorf("%s: tapes differ", name)
+		}
+	}
+}
+
+func slicesEqual(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func readCorpusInternal(t *testing.T, name string) []byte {
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "corpus", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// TestASCIIBlocks checks the plain-text kernel at every length to 100 with
+// any byte at every position (none, on architectures without a kernel).
+func TestASCIIBlocks(t *testing.T) {
+	want := func(b []byte) int {
+		size := asciiBlockSize // a variable: 0 is a constant division by zero
+		if size == 0 {
+			return 0
+		}
+		full := len(b) / size * size
+		for i, c := range b[:full] {
+			if isTextEnd(c) || c >= 0x80 {
+				return i
+			}
+		}
+		return full
+	}
+	for n := 0; n <= 100; n++ {
+		for pos := 0; pos <= n; pos++ {
+			for c := 0; c < 256; c++ {
+				b := bytes.Repeat([]byte{'x'}, n+3)
+				if pos < n {
+					b[pos+3] = byte(c)
+				}
+				if got, w := asciiBlocks(b, 3), want(b[3:]); got != w {
+					t.Fatalf("asciiBlocks(%q, 3) = %d, want %d", b, got, w)
+				}
+				if pos == n {
+					break
+				}
+			}
+		}
+	}
+}
