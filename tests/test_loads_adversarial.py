@@ -14,6 +14,7 @@ import os
 import pickle
 import random
 import sys
+import sysconfig
 import threading
 
 import orjson
@@ -23,6 +24,9 @@ import _util
 from _util import isojson
 
 IS_ISOJSON = _util.MODULE_NAME == "isojson"
+# Where isojson fills dict tables directly (pyshim/loads_dict.h).
+DIRECT_EXPECTED = (IS_ISOJSON and sys.maxsize > 2**32 and not sysconfig.get_config_var("Py_GIL_DISABLED")
+                   and not hasattr(sys, "gettotalrefcount"))
 SEED = 8_0813
 
 
@@ -329,6 +333,67 @@ def test_gc_state_restored_after_memory_errors():
         print("ok")
     """, 300)
     assert out.split()[-1] == "ok", out
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="isojson's check")
+def test_memory_errors_during_the_first_loads_and_in_large_tables():
+    """MemoryError while the once-per-process check runs (the first loads):
+    loads raises or falls back, and a later loads runs the check again, so
+    dicts are still filled directly afterwards; then failures in the middle
+    of a table with 2-byte indexes and of 200 levels of nesting."""
+    out = _util.run_python("""
+        import _testcapi, gc, json, sys
+        sys.path.insert(0, ".")
+        from test_loads_adversarial import isojson
+        seven = '{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7}'
+        outcomes = set()
+        for start in (1, 2, 3, 5, 8, 13, 40, 200):
+            _testcapi.set_nomemory(start, start + 50)
+            try:
+                isojson.loads(seven)
+                outcomes.add("ok")
+            except MemoryError:
+                outcomes.add("MemoryError")
+            finally:
+                _testcapi.remove_mem_hooks()
+            assert gc.isenabled()
+        assert isojson.loads(seven) == json.loads(seven)
+        direct = sys.getsizeof(isojson.loads(seven)) == sys.getsizeof(eval(seven))
+        big = "{" + ",".join('"k%d":[%d,{"x":"\\u00e9"}]' % (i, i) for i in range(3000)) + "}"
+        deep = '{"a":[' * 200 + '{"\\u00e9":1.5}' + "]}" * 200
+        for doc in (big, deep):
+            want = json.loads(doc)
+            failed = 0
+            for start in range(1, 6000, 97):
+                _testcapi.set_nomemory(start, start + 1)
+                try:
+                    got = isojson.loads(doc)
+                except MemoryError:
+                    failed += 1
+                    got = want
+                finally:
+                    _testcapi.remove_mem_hooks()
+                assert got == want and gc.isenabled()
+            assert failed > 0
+            assert isojson.loads(doc) == want
+        # A non-ASCII str's UTF-8 is allocated on first use: out of memory
+        # there is MemoryError, not the surrogate JSONDecodeError.
+        text = '["\\u00e9t\\u00e9", 1]'.encode().decode("unicode_escape")
+        _testcapi.set_nomemory(1, 0)
+        try:
+            isojson.loads(text)
+            utf8 = "ok"
+        except MemoryError:
+            utf8 = "MemoryError"
+        except Exception as e:
+            utf8 = type(e).__name__
+        finally:
+            _testcapi.remove_mem_hooks()
+        assert isojson.loads(text) == json.loads(text)
+        print(direct, utf8, sorted(outcomes))
+    """, 600)
+    words = out.split()
+    assert words[:2] == [repr(DIRECT_EXPECTED), "MemoryError"], out
 
 
 def test_loads_from_gc_callbacks_and_finalizers():
