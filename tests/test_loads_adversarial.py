@@ -615,3 +615,25 @@ def test_a_million_small_loads_do_not_grow():
     assert traced < 64 * 1024, out
     assert rss < 8 * 2**20, out
     assert refs == 0, out
+
+
+@pytest.mark.parametrize("n", [1, 5, 6, 7, 86, 342, 21845, 21846])
+def test_dumps_of_loaded_then_mutated_dicts(n):
+    """dumps reads dict tables directly too (pyshim/dumps_internal.h): the
+    tables loads filled, after deletions (holes), growth and a non-str key,
+    serialize as orjson serializes them."""
+    doc = "{" + ",".join(f'"k{i}":[{i},"\\u00e9"]' for i in range(n)) + ',"k0":"again"}'
+    rng = random.Random(n)
+    for trial in range(4):
+        d = isojson.loads(doc)
+        if trial:
+            for k in list(d)[:: rng.choice([2, 3, 7])]:
+                del d[k]
+        if trial == 2:
+            for i in range(n // 2 + 3):
+                d[f"new{i}"] = i
+        if trial == 3:
+            d[1] = "x"
+        for opt in (0, orjson.OPT_SORT_KEYS, orjson.OPT_NON_STR_KEYS, orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS):
+            got, want = _util.outcome(isojson.dumps, d, option=opt), _util.outcome(orjson.dumps, d, option=opt)
+            assert got == want, (trial, opt)
