@@ -637,3 +637,15 @@ def test_dumps_of_loaded_then_mutated_dicts(n):
         for opt in (0, orjson.OPT_SORT_KEYS, orjson.OPT_NON_STR_KEYS, orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS):
             got, want = _util.outcome(isojson.dumps, d, option=opt), _util.outcome(orjson.dumps, d, option=opt)
             assert got == want, (trial, opt)
+
+
+@pytest.mark.debug_malloc
+def test_this_file_under_pythonmalloc_debug():
+    """The debug allocator's guard bytes and freed-memory poisoning catch a
+    table or str written past its end, or used after CPython freed it."""
+    out = _util.run_python("""
+        import sys
+        import pytest
+        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-m", "not debug_malloc and not slow", *sys.argv[1:]]))
+    """, 900, "test_loads_adversarial.py", env=_util.child_env(PYTHONMALLOC="debug"))
+    assert " passed" in out and " failed" not in out, out[-3000:]
