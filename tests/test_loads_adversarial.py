@@ -228,6 +228,30 @@ def test_loaded_dict_as_globals_and_instance_dict(n):
     assert cls.k0 == 0 and getattr(cls, f"k{n - 1}") == n - 1
 
 
+@pytest.mark.parametrize("n", [3, 7, 100])
+def test_dict_watchers_see_loaded_dicts_as_cpython_dicts(n):
+    """A watcher added to a loaded dict (its watcher tag left 0 by loads)
+    sees the same events as on a dict CPython built."""
+    _testcapi = pytest.importorskip("_testcapi")
+    doc = _numbered(n)
+    wid = _testcapi.add_dict_watcher(0)  # kind 0 records the events
+    try:
+        events = []
+        for x in (isojson.loads(doc), eval(doc)):  # noqa: S307 - a dict display
+            before = len(_testcapi.get_dict_watcher_events())
+            _testcapi.watch_dict(wid, x)
+            x["k0"] = "new"
+            x["added"] = 1
+            del x["k1"]
+            x.clear()
+            _testcapi.unwatch_dict(wid, x)
+            x["unwatched"] = 1
+            events.append(_testcapi.get_dict_watcher_events()[before:])
+    finally:
+        _testcapi.clear_dict_watcher(wid)
+    assert events[0] == events[1] == ["mod:k0:new", "new:added:1", "del:k1", "clear"]
+
+
 @pytest.mark.parametrize("n", [1, 5, 6, 85, 86, 1000, 21845])
 def test_non_str_keys_views_and_sizes(n):
     """A non-str key turns a UNICODE table GENERAL (CPython converts the
