@@ -68,6 +68,12 @@ PyObject *isojson_loads(PyObject *module, PyObject *obj)
          * caches the UTF-8 on the str. */
         src = (const uint8_t *)PyUnicode_AsUTF8AndSize(obj, &n);
         if (src == NULL) {
+            /* The UTF-8 of a non-ASCII str is allocated on first use: out
+             * of memory is not a surrogate in the input (orjson reports
+             * both as the surrogate error; a caller catching
+             * JSONDecodeError must not take valid input for invalid). */
+            if (PyErr_ExceptionMatches(PyExc_MemoryError))
+                return NULL;
             PyErr_Clear();
             isojson_raise_decode_error(st, "str is not valid UTF-8: surrogates not allowed", NULL, 0);
             return NULL;
