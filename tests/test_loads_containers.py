@@ -228,15 +228,22 @@ def test_dicts_in_lists_in_dicts_are_tracked_as_cpython_tracks_them():
     gc.collect()
 
 
-def test_the_garbage_collector_running_during_builds():
-    """Collections at every allocation threshold while dicts are half built."""
+def test_the_garbage_collector_traverses_built_dicts():
+    """No collection runs while loads builds (the GC is switched off then:
+    test_loads_gc.py), but every one after it traverses the tables filled
+    directly: full collections with the results alive, and with a threshold
+    of 1 so that the allocations between calls trigger them too, leave every
+    result intact and find no garbage in it."""
     old = gc.get_threshold()
     gc.set_threshold(1)
     try:
         rng = random.Random(5)
         for n in range(0, 200, 7):
             doc = random_object(rng, n, depth=2)
-            same(isojson.loads(doc), orjson.loads(doc))
+            got = isojson.loads(doc)
+            gc.collect()
+            assert all(gc.is_tracked(d) for d in [got] if isinstance(got, (dict, list)))
+            same(got, orjson.loads(doc))
     finally:
         gc.set_threshold(*old)
 
