@@ -233,7 +233,7 @@ def test_the_garbage_collector_traverses_built_dicts():
     test_loads_gc.py), but every one after it traverses the tables filled
     directly: full collections with the results alive, and with a threshold
     of 1 so that the allocations between calls trigger them too, leave every
-    result intact and find no garbage in it."""
+    result intact and tracked."""
     old = gc.get_threshold()
     gc.set_threshold(1)
     try:
