@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"sync"
@@ -81,9 +82,16 @@ func abs(x int) int {
 	return x
 }
 
-// TestReferenceFloatTo checks the sweeps' reference against referenceFloat.
+// TestReferenceFloatTo checks the sweeps' reference against referenceFloat
+// on every layout, digit count and exponent width, and random bits.
 func TestReferenceFloatTo(t *testing.T) {
-	for _, f := range floatLayoutCases() {
+	fs := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 5e-324, 1e-5, 1e-6, 0.3,
+		1e15, 1e16, 1e17, 123456789012345678, 1.5e300, -2.5e-300, 1e100, 12.25, -7}
+	r := rand.New(rand.NewPCG(51, 52))
+	for range 100000 {
+		fs = append(fs, math.Float64frombits(r.Uint64()), (r.Float64()-0.5)*pow10f[r.IntN(len(pow10f))])
+	}
+	for _, f := range fs {
 		if got, want := string(referenceFloatTo(nil, f)), referenceFloat(f); got != want {
 			t.Fatalf("referenceFloatTo(%v) = %q, want %q", f, got, want)
 		}
