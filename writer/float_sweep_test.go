@@ -167,3 +167,26 @@ func TestAppendFloatNearPow10(t *testing.T) {
 		return u | sign
 	})
 }
+
+// TestAppendFloatBands compares appendFloat with strconv on random bit
+// patterns inside the bands where the layout or the digit count changes:
+// 1e15 to 1e17 (the last fixed-notation integers, "1e+16" on), 1e-6 to
+// 1e-4 ("0.0000x" against "1e-6"), the subnormals (all on the Go path,
+// behind the kernel's jump) and the smallest normals; -float.band sets
+// how many per band.
+func TestAppendFloatBands(t *testing.T) {
+	bands := [][2]float64{{1e15, 1e17}, {1e-6, 1e-4}, {0, 2.2250738585072014e-308},
+		{2.2250738585072014e-308, 1e-300}, {1e300, math.MaxFloat64}}
+	n := uint64(*floatBandN)
+	sweepBits(t, n*uint64(len(bands)), func(j uint64) uint64 {
+		b := bands[j%uint64(len(bands))]
+		lo, hi := math.Float64bits(b[0]), math.Float64bits(b[1])
+		x := j * 0x9e3779b97f4a7c15 // a Weyl sequence over the band
+		x ^= x >> 29
+		x *= 0xbf58476d1ce4e5b9
+		x ^= x >> 32
+		return lo + x%(hi-lo+1) | (j>>3&1)<<63
+	})
+}
+
+var floatBandN = flag.Int("float.band", 200000, "random values per band in TestAppendFloatBands")
