@@ -82,7 +82,7 @@ func TestFloatKernelStress(t *testing.T) {
 				done := make(chan struct{})
 				go func() {
 					defer close(done)
-					atDepth(iter%160, func() {
+					atDepth((iter+10*w)%160, func() {
 						var out [maxFloatLen]byte
 						for k := range 8 {
 							f := stressFloat(r)
