@@ -348,7 +348,13 @@ probe:
 // room for both (1 + maxFloatLen). It stops before a value that is not a
 // Float, at end, when room runs out, and before a Float floatBody does not
 // take (and its comma); the caller goes on from next. R14 walks the words,
-// the argument slots hold the rest (end becomes its address).
+// the argument slots hold the rest (end becomes its address). R14 is g only
+// in ABIInternal: this is an ABI0 function, after whose call the compiler
+// reloads g from TLS (and zeroes X15), and no signal handler reads R14; so
+// it must stay ABI0, and must never jump or call into Go code with R14
+// changed (appendFloatKernel's jump to appendFloatTo keeps R14). Nor can the
+// runtime preempt it (assembly is never an asynchronous safe point), which
+// is why floatRun bounds the Floats of a call (floatRunChunk).
 TEXT ·appendFloatRun(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI
 	MOVQ DI, written+40(FP) // where the output stands before each Float
