@@ -77,7 +77,7 @@ static unsigned log2_index_bytes(unsigned log2_size)
 static int reads_as_pydict_next(PyObject *d, int want_kind)
 {
     const PyDictObject *mp = (const PyDictObject *)d;
-    const dumps_dict_keys_314 *dk = (const dumps_dict_keys_314 *)mp->ma_keys;
+    const isojson_dict_keys *dk = (const isojson_dict_keys *)mp->ma_keys;
     /* The shared empty table (PyDict_New) has 8 index bytes for a size of
      * 1 and no entry to read. */
     if (mp->ma_values != NULL || dk->dk_kind != want_kind || dk->dk_log2_size >= 64 ||
@@ -144,7 +144,7 @@ static int check(void)
         if (rc == 0)
             rc = fill(d, cases[i].n, cases[i].holes);
         if (rc == 0)
-            rc = reads_as_pydict_next(d, cases[i].general ? DUMPS_DICT_KEYS_GENERAL : DUMPS_DICT_KEYS_UNICODE);
+            rc = reads_as_pydict_next(d, cases[i].general ? ISOJSON_DICT_KEYS_GENERAL : ISOJSON_DICT_KEYS_UNICODE);
         Py_DECREF(d);
         if (rc != 1)
             return rc;

@@ -13,6 +13,7 @@
 
 #include "isojson.h"
 #include "dumps_scan.h"
+#include "cpython_dict314.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -353,7 +354,7 @@ static inline void dumps_key_copy(dumps_ctx *c, const dumps_keyslot *slot)
  * PyDict_Next costs about 44 instructions a member on CPython 3.14 (a call,
  * the split-table test, the entry address from the index size, the hash),
  * 25-29% of the whole walk of twitter.json and citm_catalog.json. The common
- * dict, a combined table of str keys (DUMPS_DICT_KEYS_UNICODE), is read here
+ * dict, a combined table of str keys (ISOJSON_DICT_KEYS_UNICODE), is read here
  * directly: its entries array is walked as PyDict_Next walks it, skipping
  * the same deleted entries (me_value NULL), with the same position, so the
  * two can take turns on one dict. Combined tables with general entries are
@@ -362,7 +363,7 @@ static inline void dumps_key_copy(dumps_ctx *c, const dumps_keyslot *slot)
  * tables (an instance's __dict__) go through PyDict_Next.
  *
  * The keys object is private to CPython (Include/internal/pycore_dict.h), so
- * this is limited to the layout it mirrors: CPython 3.14 with the GIL (the
+ * this is limited to the layout cpython_dict314.h mirrors: CPython 3.14 with the GIL (the
  * free-threaded build locks dicts and has another layout), and checked once
  * per process before it is used (dumps_dict_direct_check, run before the
  * first walk): dicts of every kind the walk reads are iterated both ways and
@@ -374,27 +375,8 @@ static inline void dumps_key_copy(dumps_ctx *c, const dumps_keyslot *slot)
  * Python code (a slow value: default=, a nested container), as PyDict_Next
  * rereads it on every call; nothing else can change the dict while the walk
  * holds the GIL. */
-#if PY_VERSION_HEX >= 0x030E0000 && PY_VERSION_HEX < 0x030F0000 && !defined(Py_GIL_DISABLED) && \
-    SIZEOF_VOID_P == 8
+#if ISOJSON_DICT_LAYOUT_314
 #define DUMPS_DICT_DIRECT 1
-
-/* struct _dictkeysobject of CPython 3.14 without Py_GIL_DISABLED. */
-typedef struct dumps_dict_keys_314 {
-    Py_ssize_t dk_refcnt;
-    uint8_t dk_log2_size;
-    uint8_t dk_log2_index_bytes;
-    uint8_t dk_kind;
-    uint32_t dk_version;
-    Py_ssize_t dk_usable;
-    Py_ssize_t dk_nentries;
-    char dk_indices[];
-} dumps_dict_keys_314;
-
-/* dk_kind: PyDictKeyEntry {me_hash, me_key, me_value} entries, or
- * PyDictUnicodeEntry {me_key, me_value} (str keys only), or shared keys of a
- * split table (always with ma_values set, so never read here). */
-#define DUMPS_DICT_KEYS_GENERAL 0
-#define DUMPS_DICT_KEYS_UNICODE 1
 
 /* 1 once dumps_dict_direct_check has passed (dumps_dict.c). */
 extern int dumps_dict_direct_ok;
@@ -425,12 +407,12 @@ static inline void dumps_dict_iter_snapshot(dumps_dict_iter *it, int direct)
     if (it->entries != NULL)
         it->pos = (Py_ssize_t)((size_t)(it->next - it->entries) / it->stride);
     const PyDictObject *mp = (const PyDictObject *)it->dict;
-    const dumps_dict_keys_314 *dk = (const dumps_dict_keys_314 *)mp->ma_keys;
+    const isojson_dict_keys *dk = (const isojson_dict_keys *)mp->ma_keys;
     it->entries = NULL;
-    if (!direct || mp->ma_values != NULL || dk->dk_kind > DUMPS_DICT_KEYS_UNICODE)
+    if (!direct || mp->ma_values != NULL || dk->dk_kind > ISOJSON_DICT_KEYS_UNICODE)
         return;
     const char *first = dk->dk_indices + ((size_t)1 << dk->dk_log2_index_bytes);
-    int unicode = dk->dk_kind == DUMPS_DICT_KEYS_UNICODE;
+    int unicode = dk->dk_kind == ISOJSON_DICT_KEYS_UNICODE;
     size_t stride = unicode ? 2 * sizeof(PyObject *) : 3 * sizeof(PyObject *);
     it->stride = stride;
     it->entries = unicode ? first : first + sizeof(Py_hash_t);

@@ -31,18 +31,21 @@
  * and release every reference they held. Until the check has passed, and for
  * good if it fails, isojson_build uses PyDict_SetItem. It costs about a
  * millisecond, at the first loads of the process.
- * pyshim/dumps_internal.h mirrors the same layout for reading.
+ * The layout mirror is pyshim/cpython_dict314.h, which dumps reads dicts
+ * through too (dumps_internal.h).
  */
 #ifndef ISOJSON_LOADS_DICT_H
 #define ISOJSON_LOADS_DICT_H
 
 #include "isojson.h"
+#include "cpython_dict314.h"
 
 #include <stdint.h>
 #include <string.h>
 
-#if PY_VERSION_HEX >= 0x030E0000 && PY_VERSION_HEX < 0x030F0000 && !defined(Py_GIL_DISABLED) && \
-    !defined(Py_REF_DEBUG) && SIZEOF_VOID_P == 8
+/* Where the layout mirror holds (cpython_dict314.h), and not with
+ * Py_REF_DEBUG, which counts keys objects as it allocates them. */
+#if ISOJSON_DICT_LAYOUT_314 && !defined(Py_REF_DEBUG)
 #define ISOJSON_DICT_DIRECT 1
 #else
 #define ISOJSON_DICT_DIRECT 0
@@ -57,25 +60,6 @@
 
 #pragma GCC visibility push(hidden)
 
-/* struct _dictkeysobject of CPython 3.14 without Py_GIL_DISABLED. */
-typedef struct isojson_dict_keys {
-    Py_ssize_t dk_refcnt;
-    uint8_t dk_log2_size;
-    uint8_t dk_log2_index_bytes;
-    uint8_t dk_kind;
-    uint32_t dk_version;
-    Py_ssize_t dk_usable;
-    Py_ssize_t dk_nentries;
-    char dk_indices[];
-} isojson_dict_keys;
-
-/* PyDictUnicodeEntry. */
-typedef struct isojson_dict_entry {
-    PyObject *key;
-    PyObject *value;
-} isojson_dict_entry;
-
-#define ISOJSON_DICT_KEYS_UNICODE 1
 #define ISOJSON_DICT_LOG2_MINSIZE 3
 #define ISOJSON_PERTURB_SHIFT 5
 
