@@ -7,6 +7,7 @@
  */
 #include "loads.h"
 #include "loads_bytes.h"
+#include "loads_utf8_simd.h"
 
 #include <string.h>
 
@@ -44,6 +45,10 @@ static PyObject *latin1(const uint8_t *s, size_t n, size_t chars)
         return NULL;
     Py_UCS1 *out = ISOJSON_COMPACT_DATA(u);
     size_t i = 0, o = 0;
+#if ISOJSON_UTF8_SIMD
+    if (isojson_utf8_simd_on)
+        isojson_utf8_simd_ucs1(s, n, out, chars, &i, &o);
+#endif
     while (i < n) {
         size_t k = ascii_run(s + i, n - i, out + o, chars - o);
         i += k;
@@ -94,7 +99,7 @@ static inline Py_UCS4 decode_one(const uint8_t *s, size_t n, size_t *i)
  * widened at once when they come in a run. Every read is inside s[0:n)
  * (a sequence is decoded only when all its bytes are), every write inside
  * out[0:chars); a count that does not match the text raises. */
-#define DECODE_WIDE(name, T, maxcp)                                                              \
+#define DECODE_WIDE(name, T, maxcp, simd)                                                            \
     static PyObject *name(const uint8_t *s, size_t n, size_t chars)                               \
     {                                                                                             \
         PyObject *u = PyUnicode_New((Py_ssize_t)chars, maxcp);                                    \
@@ -102,6 +107,8 @@ static inline Py_UCS4 decode_one(const uint8_t *s, size_t n, size_t *i)
             return NULL;                                                                          \
         T *out = ISOJSON_COMPACT_DATA(u);                                                         \
         size_t i = 0, o = 0;                                                                      \
+        if (SIMD_ON)                                                                              \
+            simd(s, n, out, chars, &i, &o);                                                       \
         while (i < n) {                                                                           \
             if (o >= chars)                                                                       \
                 return bad_count(u);                                                              \
@@ -132,6 +139,8 @@ static inline Py_UCS4 decode_one(const uint8_t *s, size_t n, size_t *i)
                     return bad_count(u);                                                          \
                 out[o++] = (T)c;                                                                  \
                 i += 4;                                                                           \
+                if (SIMD_ON) /* the kernel stops at each 4-byte sequence */                       \
+                    simd(s, n, out, chars, &i, &o);                                               \
             } else {                                                                              \
                 /* Truncated, or beyond the class the tape gave. */                              \
                 return bad_count(u);                                                              \
@@ -141,8 +150,15 @@ static inline Py_UCS4 decode_one(const uint8_t *s, size_t n, size_t *i)
             return bad_count(u);                                                                  \
         return u;                                                                                 \
     }
-DECODE_WIDE(ucs2, Py_UCS2, 0xffff)
-DECODE_WIDE(ucs4, Py_UCS4, 0x10ffff)
+#if ISOJSON_UTF8_SIMD
+#define SIMD_ON isojson_utf8_simd_on
+#else
+#define SIMD_ON 0
+#define isojson_utf8_simd_ucs2(s, n, out, chars, i, o) ((void)0)
+#define isojson_utf8_simd_ucs4(s, n, out, chars, i, o) ((void)0)
+#endif
+DECODE_WIDE(ucs2, Py_UCS2, 0xffff, isojson_utf8_simd_ucs2)
+DECODE_WIDE(ucs4, Py_UCS4, 0x10ffff, isojson_utf8_simd_ucs4)
 
 PyObject *isojson_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cls)
 {
