@@ -16,7 +16,9 @@
 
 #pragma GCC visibility push(hidden)
 
-#if defined(__x86_64__) || defined(__i386__)
+/* -DISOJSON_NO_UTF8_SIMD builds the portable-only decoders on x86 too, as
+ * other architectures get them (a check that they still compile and pass). */
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(ISOJSON_NO_UTF8_SIMD)
 #define ISOJSON_UTF8_SIMD 1
 /* Whether the kernel runs: the CPU has SSSE3 and ISOJSON_UTF8_SIMD is not "0". */
 extern int isojson_utf8_simd_on;
