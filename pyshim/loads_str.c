@@ -5,7 +5,7 @@
  * the object they were given, so a wrong count from a buggy backend raises
  * instead of corrupting memory.
  *
- * On x86 with SSSE3 the non-ASCII decoders first run the kernel of
+ * On x86 with SSSE3 the UCS2 and UCS4 decoders first run the kernel of
  * loads_utf8_simd.c (4 characters or 16 ASCII bytes a step; decodes twitter's
  * Japanese strings ~2x faster than the loops below), which stops fewer than
  * 16 bytes before the end, at a 4-byte sequence or when the count runs out;
@@ -51,10 +51,6 @@ static PyObject *latin1(const uint8_t *s, size_t n, size_t chars)
         return NULL;
     Py_UCS1 *out = ISOJSON_COMPACT_DATA(u);
     size_t i = 0, o = 0;
-#if ISOJSON_UTF8_SIMD
-    if (isojson_utf8_simd_on)
-        isojson_utf8_simd_ucs1(s, n, out, chars, &i, &o);
-#endif
     while (i < n) {
         size_t k = ascii_run(s + i, n - i, out + o, chars - o);
         i += k;

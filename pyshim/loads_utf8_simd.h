@@ -1,4 +1,4 @@
-/* SIMD front loops of loads' UTF-8 decoders (loads_str.c): on x86 CPUs with
+/* SIMD front loops of loads' UTF-8 → UCS2/UCS4 decoders (loads_str.c): on x86 CPUs with
  * SSSE3 (checked once when the extension loads), 16 input bytes at a time,
  * until fewer than 16 bytes or too little output room remain; the portable
  * loops of loads_str.c then finish the string from where these stopped (and
@@ -22,7 +22,6 @@
 #define ISOJSON_UTF8_SIMD 1
 /* Whether the kernel runs: the CPU has SSSE3 and ISOJSON_UTF8_SIMD is not "0". */
 extern int isojson_utf8_simd_on;
-void isojson_utf8_simd_ucs1(const uint8_t *s, size_t n, uint8_t *out, size_t chars, size_t *i, size_t *o);
 void isojson_utf8_simd_ucs2(const uint8_t *s, size_t n, uint16_t *out, size_t chars, size_t *i, size_t *o);
 void isojson_utf8_simd_ucs4(const uint8_t *s, size_t n, uint32_t *out, size_t chars, size_t *i, size_t *o);
 #else

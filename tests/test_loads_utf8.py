@@ -6,7 +6,7 @@ characters of every fill class, and random mixes, against bytes.decode and
 orjson (which also checks each str's kind: a str one width too wide compares
 unequal).
 
-The kernel is chosen when the extension loads: these checks run here with
+The kernel (UCS2 and UCS4 results) is chosen when the extension loads: these checks run here with
 whatever this process has (the kernel, on an x86 CPU with SSSE3), and again
 in child Pythons with ISOJSON_UTF8_SIMD=0 (the portable loop) and =1, both
 under PYTHONMALLOC=debug (a write past a str's storage corrupts the debug
