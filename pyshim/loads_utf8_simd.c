@@ -90,7 +90,12 @@ __attribute__((target("ssse3"))) static inline __m128i code_points(__m128i v, un
     return _mm_or_si128(c0, _mm_or_si128(c1, c2));
 }
 
-/* The three decoders share the loop; STORE_ASCII widens and stores the 16
+/* The ends mask of four 3-byte characters, and their entry id (3 in each
+ * base-4 digit). */
+#define THREE_BYTE_X4 0x924u
+#define THREE_BYTE_X4_ID 0xffu
+
+/* The two decoders share the loop; STORE_ASCII widens and stores the 16
  * bytes v at out + o, STORE_CPS stores the 4 lanes of cps at out + o,
  * FOUR_BYTE decodes a 4-byte sequence at s[i + pos] and continues, or does
  * nothing (the portable loop takes over).
@@ -131,7 +136,18 @@ __attribute__((target("ssse3"))) static inline __m128i code_points(__m128i v, un
                 o += run;                                                                      \
                 continue;                                                                      \
             }                                                                                  \
-            unsigned e = entry_of_mask[(ends >> pos) & 0xfff], id = e & 0xff;                  \
+            unsigned em = (unsigned)(ends >> pos) & 0xfff;                                     \
+            if (em == THREE_BYTE_X4 && o + 4 <= chars) {                                       \
+                /* Four 3-byte characters (CJK runs): the next position is a    \
+                 * constant, which the CPU runs ahead with, instead of waiting  \
+                 * on the table load. */                                                       \
+                __m128i cps = code_points(v, THREE_BYTE_X4_ID);                                \
+                STORE_CPS;                                                                     \
+                pos += 12;                                                                     \
+                o += 4;                                                                        \
+                continue;                                                                      \
+            }                                                                                  \
+            unsigned e = entry_of_mask[em], id = e & 0xff;                                     \
             if (o + 4 > chars || entry_chars[id] == 0) {                                       \
                 /* No room for 4 lanes, or a 4-byte sequence (or no UTF-8) here. */           \
                 FOUR_BYTE;                                                                     \
