@@ -205,6 +205,27 @@ key: // src[i] == '"'
 			}
 			j += 8
 		}
+		// The usual member head: a plain key's closing quote, the colon
+		// and then the value, or one space and the value, tested from one
+		// 4-byte load without skipSpace's calls. (Bytes i+1..j-1 were all
+		// scanned: a quote at j ends a plain key, as below.)
+		if j+4 <= n {
+			if w := load32(src, j); w&0xFFFF == '"'|':'<<8 {
+				appendASCII(t, i+1, j)
+				if byte(w>>16) > ' ' {
+					i = j + 2
+					goto value
+				}
+				if byte(w>>16) == ' ' && byte(w>>24) > ' ' {
+					i = j + 3
+					goto value
+				}
+				if i = skipSpace(src, j+2); i >= n {
+					return failEnd(src)
+				}
+				goto value
+			}
+		}
 		if j < n && src[j] == '"' {
 			appendASCII(t, i+1, j)
 			i = j + 1
