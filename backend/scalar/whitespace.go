@@ -18,12 +18,15 @@ func skipSpace(src []byte, i int) int {
 }
 
 func skipSpaceRun(src []byte, i int) int {
-	// The one space after a colon (or comma) of the usual pretty-printing.
-	if i+1 < len(src) && src[i] == ' ' && src[i+1] > ' ' {
-		return i + 1
-	}
-	if i < len(src) && src[i] == '\n' { // the newline before indentation
-		i++
+	// A newline before indentation (most runs of a pretty-printed
+	// document: the one space after a member's colon is skipped in
+	// parse), else the one space after a comma of ", ".
+	if i+1 < len(src) {
+		if c := src[i]; c == '\n' {
+			i++
+		} else if c == ' ' && src[i+1] > ' ' {
+			return i + 1
+		}
 	}
 	// Indentation of up to 32 spaces (citm_catalog's 24 and 28, nesting 6
 	// or 7 deep by 4) is counted from four words with no branch but the
