@@ -52,6 +52,7 @@ func parse(src []byte, t *backend.Tape, s *stack) error {
 	var (
 		depth int // open containers
 		at    int // tape index of the innermost one's header
+		head  uint64 // its header, as next last wrote it
 		err   error
 	)
 
@@ -154,11 +155,15 @@ next: // a value ended just before src[i]
 		}
 		return nil
 	}
-	t.Words[at]++ // the count, in the header's low bits
+	// The count is kept in the header's low bits; the header read once
+	// here also says the container's kind after skipSpace (no reload and
+	// bounds check of t.Words[at]).
+	head = t.Words[at] + 1
+	t.Words[at] = head
 	if i = skipSpace(src, i); i >= n {
 		return failEnd(src)
 	}
-	if backend.Kind(t.Words[at]>>backend.KindShift) == backend.KindObject {
+	if backend.Kind(head>>backend.KindShift) == backend.KindObject {
 		switch src[i] {
 		case ',':
 			comma := i
