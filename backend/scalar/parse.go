@@ -50,8 +50,8 @@ func parse(src []byte, t *backend.Tape, s *stack) error {
 		return fail(src, 0, backend.MsgOnlyWhitespace)
 	}
 	var (
-		depth int // open containers
-		at    int // tape index of the innermost one's header
+		depth int    // open containers
+		at    int    // tape index of the innermost one's header
 		head  uint64 // its header, as next last wrote it
 		err   error
 	)
