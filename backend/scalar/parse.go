@@ -49,6 +49,8 @@ func parse(src []byte, t *backend.Tape, s *stack) error {
 	if i == n {
 		return fail(src, 0, backend.MsgOnlyWhitespace)
 	}
+	// The end-of-input tests after skipSpace compare as uint: i is never
+	// negative, and the compiler then knows src[i] is in bounds.
 	var (
 		depth int    // open containers
 		at    int    // tape index of the innermost one's header
@@ -99,7 +101,7 @@ value: // i < n
 		} else {
 			put2(t, uint64(backend.KindArray)<<backend.KindShift, 0)
 		}
-		if i = skipSpace(src, i+1); i >= n {
+		if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 			return failEnd(src)
 		}
 		if c == '{' {
@@ -160,14 +162,14 @@ next: // a value ended just before src[i]
 	// bounds check of t.Words[at]).
 	head = t.Words[at] + 1
 	t.Words[at] = head
-	if i = skipSpace(src, i); i >= n {
+	if i = skipSpace(src, i); uint(i) >= uint(n) {
 		return failEnd(src)
 	}
 	if backend.Kind(head>>backend.KindShift) == backend.KindObject {
 		switch src[i] {
 		case ',':
 			comma := i
-			if i = skipSpace(src, i+1); i >= n {
+			if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 				return failEnd(src)
 			}
 			switch src[i] {
@@ -186,7 +188,7 @@ next: // a value ended just before src[i]
 	switch src[i] {
 	case ',':
 		comma := i
-		if i = skipSpace(src, i+1); i >= n {
+		if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 			return failEnd(src)
 		}
 		if src[i] == ']' {
@@ -225,7 +227,7 @@ key: // src[i] == '"'
 					i = j + 3
 					goto value
 				}
-				if i = skipSpace(src, j+2); i >= n {
+				if i = skipSpace(src, j+2); uint(i) >= uint(n) {
 					return failEnd(src)
 				}
 				goto value
@@ -238,7 +240,7 @@ key: // src[i] == '"'
 			return err
 		}
 	}
-	if i = skipSpace(src, i); i >= n {
+	if i = skipSpace(src, i); uint(i) >= uint(n) {
 		return failEnd(src)
 	}
 	if src[i] != ':' {
@@ -250,7 +252,7 @@ key: // src[i] == '"'
 		i += 2
 		goto value
 	}
-	if i = skipSpace(src, i+1); i >= n {
+	if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 		return failEnd(src)
 	}
 	goto value
