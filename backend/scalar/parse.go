@@ -49,8 +49,9 @@ func parse(src []byte, t *backend.Tape, s *stack) error {
 	if i == n {
 		return fail(src, 0, backend.MsgOnlyWhitespace)
 	}
-	// The end-of-input tests after skipSpace compare as uint: i is never
-	// negative, and the compiler then knows src[i] is in bounds.
+	// The end-of-input tests that guard a byte read compare as uint: the
+	// index is never negative, and the compiler then knows the read is in
+	// bounds (no check).
 	var (
 		depth int    // open containers
 		at    int    // tape index of the innermost one's header
@@ -83,7 +84,7 @@ value: // i < n
 			j += 8
 		}
 	vdone:
-		if j < n && src[j] == '"' {
+		if uint(j) < uint(n) && src[j] == '"' {
 			appendASCII(t, i+1, j)
 			i = j + 1
 		} else if i, err = scanStringAt(src, i, j, t); err != nil {
@@ -233,7 +234,7 @@ key: // src[i] == '"'
 				goto value
 			}
 		}
-		if j < n && src[j] == '"' {
+		if uint(j) < uint(n) && src[j] == '"' {
 			appendASCII(t, i+1, j)
 			i = j + 1
 		} else if i, err = scanStringAt(src, i, j, t); err != nil {
