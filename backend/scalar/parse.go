@@ -91,7 +91,7 @@ value: // i < n
 			return err
 		}
 	case '[', '{':
-		if depth == backend.MaxDepth {
+		if uint(depth) >= backend.MaxDepth { // as uint: s[depth] needs no check
 			return fail(src, i+1, backend.MsgDepth)
 		}
 		s[depth] = at
@@ -261,7 +261,7 @@ key: // src[i] == '"'
 close: // the container at tape index at ended just before src[i]
 	t.Words[at+1] = uint64(len(t.Words))
 	depth--
-	at = s[depth]
+	at = s[uint(depth)%backend.MaxDepth] // depth >= 0 here; the mask spares a bounds check
 	goto next
 }
 
