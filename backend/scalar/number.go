@@ -42,13 +42,40 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 	// Short integer parts (most floats, small counts) go bytewise; long
 	// ones (ids, timestamps) eight bytes at a time: whole words of digits,
 	// then the run's last 1..7 digits converted at once.
-	for k := 0; k < 4 && i < n; k++ {
-		d := src[i] - '0'
+	// The four bytes are unrolled from one resliced window when the input
+	// has them (no loop counter, no bounds checks).
+	if i+4 <= n {
+		b := src[i : i+4 : i+4]
+		d := b[0] - '0'
 		if d > 9 {
 			goto intDone
 		}
+		man = uint64(d)
+		if d = b[1] - '0'; d > 9 {
+			i++
+			goto intDone
+		}
 		man = man*10 + uint64(d)
-		i++
+		if d = b[2] - '0'; d > 9 {
+			i += 2
+			goto intDone
+		}
+		man = man*10 + uint64(d)
+		if d = b[3] - '0'; d > 9 {
+			i += 3
+			goto intDone
+		}
+		man = man*10 + uint64(d)
+		i += 4
+	} else {
+		for ; i < n; i++ {
+			d := src[i] - '0'
+			if d > 9 {
+				goto intDone
+			}
+			man = man*10 + uint64(d)
+		}
+		goto intDone
 	}
 	for i+8 <= n {
 		w := load64(src, i)

@@ -49,9 +49,13 @@ func parse(src []byte, t *backend.Tape, s *stack) error {
 	if i == n {
 		return fail(src, 0, backend.MsgOnlyWhitespace)
 	}
+	// The end-of-input tests that guard a byte read compare as uint: the
+	// index is never negative, and the compiler then knows the read is in
+	// bounds (no check).
 	var (
-		depth int // open containers
-		at    int // tape index of the innermost one's header
+		depth int    // open containers
+		at    int    // tape index of the innermost one's header
+		head  uint64 // its header, as next last wrote it
 		err   error
 	)
 
@@ -80,14 +84,14 @@ value: // i < n
 			j += 8
 		}
 	vdone:
-		if j < n && src[j] == '"' {
+		if uint(j) < uint(n) && src[j] == '"' {
 			appendASCII(t, i+1, j)
 			i = j + 1
 		} else if i, err = scanStringAt(src, i, j, t); err != nil {
 			return err
 		}
 	case '[', '{':
-		if depth == backend.MaxDepth {
+		if uint(depth) >= backend.MaxDepth { // as uint: s[depth] needs no check
 			return fail(src, i+1, backend.MsgDepth)
 		}
 		s[depth] = at
@@ -98,7 +102,7 @@ value: // i < n
 		} else {
 			put2(t, uint64(backend.KindArray)<<backend.KindShift, 0)
 		}
-		if i = skipSpace(src, i+1); i >= n {
+		if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 			return failEnd(src)
 		}
 		if c == '{' {
@@ -154,15 +158,19 @@ next: // a value ended just before src[i]
 		}
 		return nil
 	}
-	t.Words[at]++ // the count, in the header's low bits
-	if i = skipSpace(src, i); i >= n {
+	// The count is kept in the header's low bits; the header read once
+	// here also says the container's kind after skipSpace (no reload and
+	// bounds check of t.Words[at]).
+	head = t.Words[at] + 1
+	t.Words[at] = head
+	if i = skipSpace(src, i); uint(i) >= uint(n) {
 		return failEnd(src)
 	}
-	if backend.Kind(t.Words[at]>>backend.KindShift) == backend.KindObject {
+	if backend.Kind(head>>backend.KindShift) == backend.KindObject {
 		switch src[i] {
 		case ',':
 			comma := i
-			if i = skipSpace(src, i+1); i >= n {
+			if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 				return failEnd(src)
 			}
 			switch src[i] {
@@ -181,7 +189,7 @@ next: // a value ended just before src[i]
 	switch src[i] {
 	case ',':
 		comma := i
-		if i = skipSpace(src, i+1); i >= n {
+		if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 			return failEnd(src)
 		}
 		if src[i] == ']' {
@@ -205,14 +213,35 @@ key: // src[i] == '"'
 			}
 			j += 8
 		}
-		if j < n && src[j] == '"' {
+		// The usual member head: a plain key's closing quote, the colon
+		// and then the value, or one space and the value, tested from one
+		// 4-byte load without skipSpace's calls. (Bytes i+1..j-1 were all
+		// scanned: a quote at j ends a plain key, as below.)
+		if j+4 <= n {
+			if w := load32(src, j); w&0xFFFF == '"'|':'<<8 {
+				appendASCII(t, i+1, j)
+				if byte(w>>16) > ' ' {
+					i = j + 2
+					goto value
+				}
+				if byte(w>>16) == ' ' && byte(w>>24) > ' ' {
+					i = j + 3
+					goto value
+				}
+				if i = skipSpace(src, j+2); uint(i) >= uint(n) {
+					return failEnd(src)
+				}
+				goto value
+			}
+		}
+		if uint(j) < uint(n) && src[j] == '"' {
 			appendASCII(t, i+1, j)
 			i = j + 1
 		} else if i, err = scanStringAt(src, i, j, t); err != nil {
 			return err
 		}
 	}
-	if i = skipSpace(src, i); i >= n {
+	if i = skipSpace(src, i); uint(i) >= uint(n) {
 		return failEnd(src)
 	}
 	if src[i] != ':' {
@@ -224,7 +253,7 @@ key: // src[i] == '"'
 		i += 2
 		goto value
 	}
-	if i = skipSpace(src, i+1); i >= n {
+	if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 		return failEnd(src)
 	}
 	goto value
@@ -232,7 +261,7 @@ key: // src[i] == '"'
 close: // the container at tape index at ended just before src[i]
 	t.Words[at+1] = uint64(len(t.Words))
 	depth--
-	at = s[depth]
+	at = s[uint(depth)%backend.MaxDepth] // depth >= 0 here; the mask spares a bounds check
 	goto next
 }
 

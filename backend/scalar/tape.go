@@ -22,24 +22,33 @@ func reserveEntry(t *backend.Tape) {
 // slice built elsewhere would store the pointer too, and a pointer store to
 // the (heap) Tape carries a write barrier check.
 
+// Each put stores its words through a local slice of exactly their number,
+// cut from a copy of t.Words (one bounds check, against the capacity; the
+// stores need none), and only then extends t.Words in place: storing
+// through t.Words itself reloaded it and checked it a second time.
+
 func put1(t *backend.Tape, a uint64) {
-	n := len(t.Words)
+	words := t.Words
+	n := len(words)
+	w := words[n : n+1 : n+1]
+	w[0] = a
 	t.Words = t.Words[:n+1]
-	t.Words[n] = a
 }
 
 func put2(t *backend.Tape, a, b uint64) {
-	n := len(t.Words)
-	t.Words = t.Words[:n+2]
-	w := t.Words[n:]
+	words := t.Words
+	n := len(words)
+	w := words[n : n+2 : n+2]
 	w[0], w[1] = a, b
+	t.Words = t.Words[:n+2]
 }
 
 func put3(t *backend.Tape, a, b, c uint64) {
-	n := len(t.Words)
-	t.Words = t.Words[:n+3]
-	w := t.Words[n:]
+	words := t.Words
+	n := len(words)
+	w := words[n : n+3 : n+3]
 	w[0], w[1], w[2] = a, b, c
+	t.Words = t.Words[:n+3]
 }
 
 // arenaByte appends one byte to the arena, in place as the puts; the

@@ -18,41 +18,48 @@ func skipSpace(src []byte, i int) int {
 }
 
 func skipSpaceRun(src []byte, i int) int {
-	// The one space after a colon (or comma) of the usual pretty-printing.
-	if i+1 < len(src) && src[i] == ' ' && src[i+1] > ' ' {
-		return i + 1
-	}
-	if i < len(src) && src[i] == '\n' { // the newline before indentation
-		i++
+	// A newline before indentation (most runs of a pretty-printed
+	// document: the one space after a member's colon is skipped in
+	// parse), else the one space after a comma of ", ".
+	if i+1 < len(src) {
+		if c := src[i]; c == '\n' {
+			i++
+		} else if c == ' ' && src[i+1] > ' ' {
+			return i + 1
+		}
 	}
 	// Indentation of up to 32 spaces (citm_catalog's 24 and 28, nesting 6
 	// or 7 deep by 4) is counted from four words with no branch but the
 	// last: each pair as below, then the pairs the same way.
+	// The 32 bytes are resliced once, so that the loads at constant
+	// offsets and the test of the byte at k < 32 need no bounds checks.
 	if i+32 <= len(src) {
-		k1 := bits.TrailingZeros64(load64(src, i)^ones*' ') >> 3
-		k2 := bits.TrailingZeros64(load64(src, i+8)^ones*' ') >> 3
-		k3 := bits.TrailingZeros64(load64(src, i+16)^ones*' ') >> 3
-		k4 := bits.TrailingZeros64(load64(src, i+24)^ones*' ') >> 3
+		b := src[i : i+32 : i+32]
+		k1 := bits.TrailingZeros64(load64(b, 0)^ones*' ') >> 3
+		k2 := bits.TrailingZeros64(load64(b, 8)^ones*' ') >> 3
+		k3 := bits.TrailingZeros64(load64(b, 16)^ones*' ') >> 3
+		k4 := bits.TrailingZeros64(load64(b, 24)^ones*' ') >> 3
 		lo := k1 + k2&-(k1>>3)
 		k := lo + (k3+k4&-(k3>>3))&-(lo>>4)
-		if k < 32 && src[i+k] > ' ' {
+		if k < 32 && b[k&31] > ' ' {
 			return i + k
 		}
 	}
 	// Indentation is usually under 16 spaces: count the leading spaces of
 	// two words without a branch on the first (tz(0)/8 = 8).
 	for i+16 <= len(src) {
-		k1 := bits.TrailingZeros64(load64(src, i)^ones*' ') >> 3
-		k2 := bits.TrailingZeros64(load64(src, i+8)^ones*' ') >> 3
+		b := src[i : i+16 : i+16] // as above: no bounds checks below
+		k1 := bits.TrailingZeros64(load64(b, 0)^ones*' ') >> 3
+		k2 := bits.TrailingZeros64(load64(b, 8)^ones*' ') >> 3
 		k := k1 + k2&-(k1>>3)
-		i += k
 		if k == 16 {
+			i += 16
 			continue
 		}
-		if c := src[i]; c > ' ' || !isSpace[c] {
-			return i
+		if c := b[k&15]; c > ' ' || !isSpace[c] {
+			return i + k
 		}
-		i++ // \t, \n or \r
+		i += k + 1 // \t, \n or \r
 	}
 	for i < len(src) && isSpace[src[i]] {
 		i++
