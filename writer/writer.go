@@ -354,12 +354,7 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 		// External text from Python has no room after it.
 		{
 			n := int(h & backend.LenMask)
-			var p unsafe.Pointer
-			if h&storageMask == uint64(backend.StorageExternal)<<backend.StorageShift {
-				p = *(*unsafe.Pointer)(unsafe.Pointer(&e.words[i+1]))
-			} else {
-				p = unsafe.Pointer(unsafe.SliceData(e.utf8(h, i, n)))
-			}
+			p := e.textAddr(h, i, n)
 			l := len(buf)
 			out := buf[l : l+shortText+3]
 			d := unsafe.Pointer(&out[1])
