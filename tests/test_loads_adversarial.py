@@ -359,7 +359,7 @@ def test_gc_state_restored_after_memory_errors():
     assert out.split()[-1] == "ok", out
 
 
-@pytest.mark.skipif(not IS_ISOJSON, reason="isojson's check")
+@pytest.mark.skipif(not IS_ISOJSON, reason="tests isojson's once-per-process dict check, which orjson does not have")
 def test_memory_errors_during_the_first_loads_and_in_large_tables():
     """MemoryError while the once-per-process check runs (the first loads):
     loads raises or falls back, and a later loads runs the check again, so
@@ -564,7 +564,7 @@ def test_subinterpreters_and_threads_loading_at_once():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_fork_while_other_threads_load():
     """fork() while other threads are inside loads (their thread-local
     scratch busy, the key cache mid-update in the parent): the child's

@@ -207,7 +207,7 @@ def test_dict_behaves_like_a_dict(n, prefix):
     assert d == {"again": 1}
 
 
-@pytest.mark.skipif(not DIRECT, reason="the table layout of isojson's direct filling")
+@pytest.mark.skipif(not DIRECT, reason="compares the tables isojson fills directly, which exist only on 64-bit builds with the GIL and without Py_REF_DEBUG")
 @pytest.mark.parametrize("n", list(range(0, 40)) + [85, 86, 171, 342, 1000, 5000, 21845])
 def test_table_is_the_one_a_dict_display_builds(n):
     """The same table as CPython's BUILD_MAP (_PyDict_FromItems) for the same
@@ -289,7 +289,7 @@ def test_no_leak_with_repeated_keys():
     assert _traced_growth(run) < 20_000
 
 
-@pytest.mark.skipif(not _util.EXACT_BIG_INTS, reason="ints beyond 64 bits are isojson's")
+@pytest.mark.skipif(not _util.EXACT_BIG_INTS, reason="needs exact ints beyond 64 bits (isojson): orjson makes them floats, so no ValueError is raised mid-build")
 def test_error_in_a_half_built_dict_releases_everything():
     """An int with more digits than sys.get_int_max_str_digits raises
     ValueError in the middle of dicts whose tables are half full."""
@@ -360,7 +360,7 @@ CHILD = """
 """
 
 
-@pytest.mark.skipif(not IS_ISOJSON, reason="isojson's check")
+@pytest.mark.skipif(not IS_ISOJSON, reason="tests isojson's once-per-process dict check, which orjson does not have")
 @pytest.mark.parametrize("env, path", [({}, "direct" if DIRECT else "public"), ({"ISOJSON_DICT_DIRECT": "0"}, "public"),
                                        ({"ISOJSON_DICT_SELFCHECK_BREAK": "1"}, "public")])
 def test_check_and_fallback(env, path):
@@ -371,7 +371,7 @@ def test_check_and_fallback(env, path):
     assert out.split() == [path], out
 
 
-@pytest.mark.skipif(not IS_ISOJSON, reason="isojson's check")
+@pytest.mark.skipif(not IS_ISOJSON, reason="tests isojson's once-per-process dict check, which orjson does not have")
 def test_first_loads_racing_in_subinterpreters():
     """The first loads of the process in several own-GIL interpreters at
     once: the check runs concurrently in each, with one outcome."""
