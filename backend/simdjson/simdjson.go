@@ -87,6 +87,17 @@ func (c *converter) suitable(src []byte) bool {
 	if i == len(src) || src[i] != '[' && src[i] != '{' {
 		return false
 	}
+	// The document must end with its root's closing bracket too:
+	// simdjson-go trims Unicode white space (U+0085, U+00A0, U+2028, ...)
+	// off the end of its input and would accept "[]\u2028", which is
+	// content after the document.
+	j := len(src) - 1
+	for src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r' {
+		j--
+	}
+	if src[j] != ']' && src[j] != '}' {
+		return false
+	}
 	if bytes.IndexByte(src, 0) >= 0 || bytes.IndexByte(src, '\v') >= 0 || bytes.IndexByte(src, '\f') >= 0 {
 		return false
 	}

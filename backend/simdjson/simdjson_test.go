@@ -89,6 +89,13 @@ func TestLibraryLooseness(t *testing.T) {
 		{"integer beyond 64 bits", "[123456789012345678901234567890]"},
 		{"deeper than MaxDepth", strings.Repeat("[", backend.MaxDepth+1) + strings.Repeat("]", backend.MaxDepth+1)},
 		{"negative integer beyond 64 bits", "[-9223372036854775809]"},
+		// simdjson-go trims Unicode white space (unicode.IsSpace) off the
+		// end of its input: none of it is JSON white space.
+		{"U+2028 after the document", "[]\u2028"},
+		{"U+2029 and a space after the document", "[1,2]\u2029 "},
+		{"U+0085 after the document", "{}\u0085"},
+		{"no-break space after the document", "[]\u00a0"},
+		{"ideographic space after the document", "{\"a\":1}\u3000\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte(tc.src)
