@@ -68,14 +68,25 @@ value: // i < n
 		// again; anything else resumes in scanStringAt where this scan
 		// stopped.
 		j := i + 1
-		if j+8 <= n {
-			if m := stringSpecial(load64(src, j)); m != 0 {
-				j += bits.TrailingZeros64(m) >> 3
-				goto vdone
+		if useSIMD {
+			// 16 bytes a step, inline (scan_simd_amd64.go).
+			for j+16 <= n {
+				if m := stringSpecial16(src, j); m != 0 {
+					j += bits.TrailingZeros(m)
+					goto vdone
+				}
+				j += 16
 			}
-			j += 8
+		} else {
+			if j+8 <= n {
+				if m := stringSpecial(load64(src, j)); m != 0 {
+					j += bits.TrailingZeros64(m) >> 3
+					goto vdone
+				}
+				j += 8
+			}
+			j += asciiBlocks(src, j) // longer ones: URLs, sentences
 		}
-		j += asciiBlocks(src, j) // longer ones: URLs, sentences
 		for j+8 <= n {
 			if m := stringSpecial(load64(src, j)); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3
