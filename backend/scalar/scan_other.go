@@ -25,7 +25,7 @@ func stringSpecial16(src []byte, j int) uint {
 
 // notSpace32: as in scan_simd_amd64.go, except that only the lowest flag
 // is set.
-func notSpace32(src []byte, j int) uint {
+func notSpace32(src []byte, j int) uint32 {
 	for k := 0; k < 32; k += 8 {
 		if m := load64(src, j+k) ^ ones*' '; m != 0 {
 			return 1 << (k + bits.TrailingZeros64(m)>>3)

@@ -45,7 +45,7 @@ func stringSpecial16(src []byte, j int) uint {
 // notSpace32 flags the bytes of src[j:j+32] other than ' ', bit k for
 // src[j+k]: indentation is spaces, and its length is the trailing-zero
 // count.
-func notSpace32(src []byte, j int) uint {
+func notSpace32(src []byte, j int) uint32 {
 	v := archsimd.LoadUint8x32Slice(src[j : j+32]).AsInt8x32()
-	return uint(^v.Equal(vecSpace32).ToBits())
+	return ^v.Equal(vecSpace32).ToBits()
 }
