@@ -63,13 +63,13 @@ value: // i < n
 	reserveEntry(t)
 	switch c := src[i]; c {
 	case '"':
-		// Plain ASCII strings are handled here: the first word inline,
-		// then whole blocks by the SIMD kernel if there is one, and words
-		// again; anything else resumes in scanStringAt where this scan
-		// stopped.
+		// Plain ASCII strings are handled here: with the inline vector
+		// scan (useSIMD, scan_simd_amd64.go) 16 bytes a step from the
+		// first; else the first word inline, then whole blocks by the SIMD
+		// kernel if there is one; then words to the end of input. Anything
+		// else resumes in scanStringAt where this scan stopped.
 		j := i + 1
 		if useSIMD {
-			// 16 bytes a step, inline (scan_simd_amd64.go).
 			for j+16 <= n {
 				if m := stringSpecial16(src, j); m != 0 {
 					j += bits.TrailingZeros(m)
@@ -113,7 +113,7 @@ value: // i < n
 		} else {
 			put2(t, uint64(backend.KindArray)<<backend.KindShift, 0)
 		}
-		if i = skipSpace(src, skipBreak(src, i+1)); uint(i) >= uint(n) {
+		if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 			return failEnd(src)
 		}
 		if c == '{' {
@@ -174,14 +174,14 @@ next: // a value ended just before src[i]
 	// bounds check of t.Words[at]).
 	head = t.Words[at] + 1
 	t.Words[at] = head
-	if i = skipSpace(src, skipBreak(src, i)); uint(i) >= uint(n) {
+	if i = skipSpace(src, i); uint(i) >= uint(n) {
 		return failEnd(src)
 	}
 	if backend.Kind(head>>backend.KindShift) == backend.KindObject {
 		switch src[i] {
 		case ',':
 			comma := i
-			if i = skipSpace(src, skipBreak(src, i+1)); uint(i) >= uint(n) {
+			if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 				return failEnd(src)
 			}
 			switch src[i] {
@@ -200,7 +200,7 @@ next: // a value ended just before src[i]
 	switch src[i] {
 	case ',':
 		comma := i
-		if i = skipSpace(src, skipBreak(src, i+1)); uint(i) >= uint(n) {
+		if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 			return failEnd(src)
 		}
 		if src[i] == ']' {
@@ -217,16 +217,6 @@ key: // src[i] == '"'
 	reserveEntry(t)
 	{
 		j := i + 1 // as for string values
-		if useSIMD {
-			// Most keys end within the first 16 bytes.
-			for j+16 <= n {
-				if m := stringSpecial16(src, j); m != 0 {
-					j += bits.TrailingZeros(m)
-					goto kdone
-				}
-				j += 16
-			}
-		}
 		for j+8 <= n {
 			if m := stringSpecial(load64(src, j)); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3
@@ -234,7 +224,6 @@ key: // src[i] == '"'
 			}
 			j += 8
 		}
-	kdone:
 		// The usual member head: a plain key's closing quote, the colon
 		// and then the value, or one space and the value, tested from one
 		// 4-byte load without skipSpace's calls. (Bytes i+1..j-1 were all

@@ -17,24 +17,6 @@ func skipSpace(src []byte, i int) int {
 	return skipSpaceRun(src, i)
 }
 
-// skipBreak skips the usual whitespace at src[i] in the states where
-// pretty-printed input breaks its lines (after '{', '[' and ',', and before
-// a closing bracket): with the inline scans (useSIMD), a newline and up to
-// 32 spaces of indentation, counted from one 32-byte compare, or the one
-// space of ", ". It makes no call (a call would not inline: parse uses it
-// as skipSpace(src, skipBreak(src, i)), and skipSpace, inline too, takes
-// whatever is left: deeper indentation, tabs, blank lines).
-func skipBreak(src []byte, i int) int {
-	if useSIMD && i+33 <= len(src) {
-		if c := src[i]; c == '\n' {
-			return i + 1 + bits.TrailingZeros32(notSpace32(src, i+1))
-		} else if c == ' ' {
-			return i + 1
-		}
-	}
-	return i
-}
-
 func skipSpaceRun(src []byte, i int) int {
 	// A newline before indentation (most runs of a pretty-printed
 	// document: the one space after a member's colon is skipped in
