@@ -181,6 +181,13 @@ next: // a value ended just before src[i]
 		switch src[i] {
 		case ',':
 			comma := i
+			// The one space of ", " before a key (github.json has it
+			// after every member) is skipped here, saving skipSpace its
+			// call.
+			if i+2 < n && src[i+1] == ' ' && src[i+2] == '"' {
+				i += 2
+				goto key
+			}
 			if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 				return failEnd(src)
 			}
