@@ -7,3 +7,6 @@ package scalar
 func setSIMD(on bool) (restore func()) { return func() {} }
 
 const simdAvailable = false
+
+// simdBuild: stringSpecial16 is the word version, runnable anywhere.
+const simdBuild = false

@@ -12,3 +12,7 @@ func setSIMD(on bool) (restore func()) {
 
 // simdAvailable: the CPU can run the inline scans.
 var simdAvailable = useSIMD
+
+// simdBuild: stringSpecial16 is the vector version (which needs the CPU to
+// have it) rather than the word version of scan_other.go.
+const simdBuild = true
