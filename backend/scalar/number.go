@@ -26,9 +26,155 @@ var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
 // correctly rounded Float. Like orjson, a number whose float value is
 // infinite is rejected, integers included.
 //
-// The hot path only recognizes well-formed numbers; anything odd goes to
-// numberError, which walks the grammar again to name the error.
+// This is the fast path for the common shapes, taken from 8-byte loads when
+// the input has 16 bytes at the first digit (24 for long integers) and 16
+// after the '.': an integer of 1..19 digits (ids, counts, timestamps)
+// converted a word at a time, without a loop or a branch per digit, and a
+// float of up to 15 integer and 15 fraction digits, 19 in all, without
+// exponent (coordinates, prices), whose mantissa is then exact. Everything
+// else (no digit, a leading zero, longer numbers, exponents, the input's
+// last bytes, every error) starts over in scanNumberGeneral, which knows
+// the whole grammar.
+//
+// In a word w of input bytes, d = w - '0' in every byte holds the digits'
+// values and nonDigits(d) flags the first non-digit at bit 8k+7 (k digits
+// before it): its trailing-zero count gives the digits' count, the shift
+// that aligns them for digitsBinary and the shift that reaches the byte
+// after them, with no table and no branch per digit.
 func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
+	i := start
+	if src[i] == '-' { // read again at the end rather than kept in a register
+		i++
+	}
+	if i > len(src)-16 {
+		return scanNumberGeneral(src, start, t)
+	}
+	window := src[i : i+16 : i+16] // one bounds check for both loads
+	w := load64(window, 0)
+	d := w - ones*'0'
+	var man uint64
+	var after byte // the byte after the integer part
+	var k int      // the integer part's digits
+	if m := nonDigits(d); m != 0 {
+		end := uint(bits.TrailingZeros64(m))        // 8k+7
+		if end == 7 || byte(w) == '0' && end > 15 { // no digit; a leading zero
+			return scanNumberGeneral(src, start, t)
+		}
+		man = digitsBelow(d, end)
+		after = flaggedByte(w, end)
+		k = int(end >> 3)
+	} else {
+		if byte(w) == '0' {
+			return scanNumberGeneral(src, start, t)
+		}
+		w2 := load64(window, 8)
+		d2 := w2 - ones*'0'
+		m2 := nonDigits(d2)
+		if m2 == 0 {
+			return scanLongInteger(src, start, i, digitsBinary(d)*1e8+digitsBinary(d2), t)
+		}
+		end := uint(bits.TrailingZeros64(m2))
+		man = digitsBinary(d)*pow10u[end>>3] + digitsBelow(d2, end)
+		after = flaggedByte(w2, end)
+		k = 8 + int(end>>3)
+	}
+	i += k
+	if after == '.' || after|0x20 == 'e' {
+		return scanFraction(src, start, i, k, man, t)
+	}
+	if src[start] == '-' { // below 10^16: an Int
+		man = -man
+	}
+	appendNumber(t, backend.KindInt, man)
+	return i, nil
+}
+
+// scanFraction goes on with scanNumber's number when src[i] after its k
+// integer digits (of value man) is '.', 'e' or 'E': a fraction of 1..15
+// digits is read with the same two loads after the '.', then the number is
+// converted. Exponents are the general path's work.
+func scanFraction(src []byte, start, i, k int, man uint64, t *backend.Tape) (int, error) {
+	i++
+	window := src[i:]
+	if src[i-1] != '.' || len(window) < 16 {
+		return scanNumberGeneral(src, start, t)
+	}
+	w := load64(window, 0)
+	d := w - ones*'0'
+	var after byte
+	var frac int
+	if m := nonDigits(d); m != 0 {
+		end := uint(bits.TrailingZeros64(m))
+		if end == 7 {
+			return scanNumberGeneral(src, start, t)
+		}
+		man = man*pow10u[end>>3] + digitsBelow(d, end)
+		after = flaggedByte(w, end)
+		frac = int(end >> 3)
+	} else {
+		w2 := load64(window, 8)
+		d2 := w2 - ones*'0'
+		m2 := nonDigits(d2)
+		if m2 == 0 {
+			return scanNumberGeneral(src, start, t)
+		}
+		end := uint(bits.TrailingZeros64(m2))
+		man = (man*1e8+digitsBinary(d))*pow10u[end>>3] + digitsBelow(d2, end)
+		after = flaggedByte(w2, end)
+		frac = 8 + int(end>>3)
+	}
+	// With at most maxManDigits digits in all (leading zeros included) man
+	// is exact; more, or an exponent, is the general path's work.
+	if after|0x20 == 'e' || k+frac > maxManDigits {
+		return scanNumberGeneral(src, start, t)
+	}
+	i += frac
+	// Below 10^15 the value is finite: no infinity check.
+	var f float64
+	if man < 1<<53 { // Clinger: frac <= 15 is within float64pow10
+		f = float64(man) / float64pow10[frac&15]
+	} else {
+		ok := false
+		if f, ok = eiselLemire(man, -frac, false); !ok {
+			appendNumber(t, backend.KindFloat, math.Float64bits(parseFloatSlow(src[start:i]))) // signed
+			return i, nil
+		}
+	}
+	if src[start] == '-' {
+		f = -f
+	}
+	appendNumber(t, backend.KindFloat, math.Float64bits(f))
+	return i, nil
+}
+
+// scanLongInteger goes on with scanNumber's integer at src[i] (after the
+// sign) whose first 16 bytes are digits, of value man, with a third word:
+// 16..19 digits make a 64-bit integer (twitter's ids); anything longer, or
+// a fraction or exponent after them, starts over in scanNumberGeneral.
+func scanLongInteger(src []byte, start, i int, man uint64, t *backend.Tape) (int, error) {
+	if i+24 > len(src) {
+		return scanNumberGeneral(src, start, t)
+	}
+	w := load64(src, i+16)
+	d := w - ones*'0'
+	m := nonDigits(d)
+	if m == 0 {
+		return scanNumberGeneral(src, start, t)
+	}
+	end := uint(bits.TrailingZeros64(m))
+	digits := 16 + int(end>>3)
+	if after := flaggedByte(w, end); after == '.' || after|0x20 == 'e' || digits > maxManDigits {
+		return scanNumberGeneral(src, start, t)
+	}
+	man = man*pow10u[end>>3] + digitsBelow(d, end)
+	i += digits
+	return i, appendInteger(src, start, i, man, digits, src[start] == '-', t)
+}
+
+// scanNumberGeneral is scanNumber for every input: it walks the grammar
+// bytewise for short integer parts and eight bytes at a time for long runs,
+// and goes to numberError for anything odd.
+func scanNumberGeneral(src []byte, start int, t *backend.Tape) (int, error) {
 	n := len(src)
 	i := start
 	neg := src[i] == '-'
@@ -334,29 +480,58 @@ func parseUint64(b []byte) (uint64, bool) {
 // pow10u are the powers of ten below 10^8, for digitsValue's results.
 var pow10u = [8]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7}
 
-// leadingDigits counts the ASCII digits at the start of w (0 to 8). A byte
-// above '9' reaches the high bit when 0x46 is added (or has it already); a
-// byte below '0' borrows when 0x30 is subtracted. Carries and borrows only
-// start at a flagged byte, so the lowest flag is exact.
+// leadingDigits counts the ASCII digits at the start of w (0 to 8).
 func leadingDigits(w uint64) int {
-	above := w + ones*0x46 | w
-	below := (w - ones*0x30) &^ w
-	return bits.TrailingZeros64((above|below)&highs) >> 3
+	return bits.TrailingZeros64(nonDigits(w-ones*'0')) >> 3
 }
 
-// digitsValue is the value of the first k (0..7) digits of w: they are
-// shifted to the top bytes and the bytes below filled with '0', which add
-// nothing to eightDigits' result.
+// nonDigits flags (in each byte's high bit) the bytes of d = w - ones*'0'
+// that were not ASCII digits in w; only the lowest flag is exact. Below the
+// first non-digit every byte of d is its digit's value 0..9 (digits do not
+// borrow), which stays below 0x80 when 0x76 is added; a byte that was above
+// '9' reaches 0x80 either way (d >= 0x80 already, or 0x0A..0x7F + 0x76),
+// and one below '0' wrapped to 0xD0..0xFF. Carries and borrows only start
+// at a flagged byte.
+func nonDigits(d uint64) uint64 {
+	return (d + ones*0x76 | d) & highs
+}
+
+// digitsValue is the value of the first k (0..7) digits of w. Once '0' is
+// subtracted from every byte, the digits are shifted to the top bytes and
+// zeros come in below them, which add nothing to the conversion; the bytes
+// above the digits (whatever the subtraction made of them) are shifted out.
+// The subtraction cannot disturb the digits: a borrow only moves up, from a
+// byte below '0' to the bytes above it. The shift is split in two so that
+// neither reaches 64 (k = 0 shifts everything out) and the masked amount
+// needs no oversized-shift fixup.
 func digitsValue(w uint64, k int) uint64 {
-	s := uint(8-k) * 8 // 64 for k = 0: Go shifts everything out
-	return eightDigits(w<<s | ones*'0'&(1<<s-1))
+	return digitsBinary((w - ones*'0') << (uint(7-k) * 8 & 63) << 8)
 }
 
-// eightDigits converts eight ASCII digits (first digit in the low byte) to
-// their value with three multiply-and-shift steps instead of eight.
-func eightDigits(w uint64) uint64 {
-	w -= ones * '0'
-	w = (w * 10) + (w >> 8) // pairs
-	w = ((w&0x000000FF000000FF)*(100+(1000000<<32)) + ((w>>16)&0x000000FF000000FF)*(1+(10000<<32))) >> 32
-	return w
+// digitsBelow is the value of the digits of d (input bytes less '0') below
+// the first non-digit, flagged at bit end (8k+7 for k digits): shifted by
+// (8-k)*8 the k digits are on top and zeros came in below them, which add
+// nothing to the conversion. The shift is split in two so that neither part
+// reaches 64 (k = 0 shifts everything out) and the masked amount needs no
+// oversized-shift fixup.
+func digitsBelow(d uint64, end uint) uint64 {
+	return digitsBinary(d << ((63 - end) & 63) << 8)
+}
+
+// flaggedByte is the byte of w whose high bit is bit end of a mask.
+func flaggedByte(w uint64, end uint) byte { return byte(w >> ((end - 7) & 63)) }
+
+// eightDigits converts eight ASCII digits (first digit in the low byte).
+func eightDigits(w uint64) uint64 { return digitsBinary(w - ones*'0') }
+
+// digitsBinary converts eight decimal digits held as byte values 0..9
+// (first digit in the low byte) with three multiply-and-shift steps instead
+// of eight: each multiplier adds a lane times 10^n into the lane above it,
+// pairing digits (10a+b in each byte), then pairs (100p+q in each 16-bit
+// lane), then groups of four (10^4 g+h); no lane overflows, so the masks
+// only drop the halves already counted.
+func digitsBinary(d uint64) uint64 {
+	d = d * (1 + 10<<8) >> 8
+	d = (d & 0x00FF00FF00FF00FF) * (1 + 100<<16) >> 16
+	return (d & 0x0000FFFF0000FFFF) * (1 + 10000<<32) >> 32
 }
