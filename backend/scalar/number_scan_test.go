@@ -274,3 +274,18 @@ func TestScanNumberCorpus(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScanNumber checks scanNumber against both references on any input
+// whose first byte parse would route to it.
+func FuzzScanNumber(f *testing.F) {
+	for _, s := range []string{"205706007,\n", "-65.613616999999977,", "505506000000000000]", "0.5e-3 ",
+		"9223372036854775808", "-1.7976931348623159e308", "1" + strings.Repeat("9", 30) + ".5", "-0", "+1", ".5"} {
+		f.Add([]byte(s + "                "))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) == 0 || !strings.ContainsRune("-0123456789+.", rune(src[0])) {
+			return
+		}
+		checkNumber(t, src, 0)
+	})
+}
