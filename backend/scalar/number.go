@@ -37,56 +37,56 @@ var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
 // the whole grammar.
 //
 // In a word w of input bytes, d = w - '0' in every byte holds the digits'
-// values and nonDigits(d) flags the first non-digit at bit 8k+7 (k digits
-// before it): its trailing-zero count gives the digits' count, the shift
-// that aligns them for digitsBinary and the shift that reaches the byte
-// after them, with no table and no branch per digit.
+// values and nonDigits(d) flags the first non-digit: its trailing-zero
+// count over 8 is the number k of digits, which selects the multiplier
+// that converts them (digitsLow) and the byte after them, with no branch
+// per digit and no variable shift.
 func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 	i := start
 	if src[i] == '-' { // read again at the end rather than kept in a register
 		i++
 	}
-	if i > len(src)-16 {
+	if i < 0 || i > len(src)-16 { // i >= 0 lets the compiler drop every bounds check below
 		return scanNumberGeneral(src, start, t)
 	}
-	window := src[i : i+16 : i+16] // one bounds check for both loads
+	window := src[i:]
 	w := load64(window, 0)
 	d := w - ones*'0'
-	var man uint64
-	var after byte // the byte after the integer part
-	var k int      // the integer part's digits
-	if m := nonDigits(d); m != 0 {
-		end := uint(bits.TrailingZeros64(m))        // 8k+7
-		if end == 7 || byte(w) == '0' && end > 15 { // no digit; a leading zero
+	// Each shape ends on its own (no values merged from two branches, which
+	// costs register moves and spills on the way to a common return).
+	if m := nonDigits(d); m != 0 { // 0..7 digits
+		k := uint(bits.TrailingZeros64(m)) >> 3
+		if k == 0 || byte(w) == '0' && k > 1 { // no digit; a leading zero
 			return scanNumberGeneral(src, start, t)
 		}
-		man = digitsBelow(d, end)
-		after = flaggedByte(w, end)
-		k = int(end >> 3)
-	} else {
-		if byte(w) == '0' {
-			return scanNumberGeneral(src, start, t)
+		man := digitsLow(d, k)
+		if after := window[k]; after == '.' || after|0x20 == 'e' {
+			return scanFraction(src, start, i+int(k), int(k), man, t)
 		}
-		w2 := load64(window, 8)
-		d2 := w2 - ones*'0'
-		m2 := nonDigits(d2)
-		if m2 == 0 {
-			return scanLongInteger(src, start, i, digitsBinary(d)*1e8+digitsBinary(d2), t)
+		if src[start] == '-' {
+			man = -man
 		}
-		end := uint(bits.TrailingZeros64(m2))
-		man = digitsBinary(d)*pow10u[end>>3] + digitsBelow(d2, end)
-		after = flaggedByte(w2, end)
-		k = 8 + int(end>>3)
+		appendNumber(t, backend.KindInt, man)
+		return i + int(k), nil
 	}
-	i += k
-	if after == '.' || after|0x20 == 'e' {
-		return scanFraction(src, start, i, k, man, t)
+	if byte(w) == '0' {
+		return scanNumberGeneral(src, start, t)
+	}
+	d2 := load64(window, 8) - ones*'0'
+	m2 := nonDigits(d2)
+	if m2 == 0 {
+		return scanLongInteger(src, start, i, digitsBinary(d)*1e8+digitsBinary(d2), t)
+	}
+	k := uint(bits.TrailingZeros64(m2)) >> 3 // 8..15 digits in all
+	man := digitsBinary(d)*pow10u[k] + digitsLow(d2, k)
+	if after := window[(8+k)&15]; after == '.' || after|0x20 == 'e' {
+		return scanFraction(src, start, i+8+int(k), 8+int(k), man, t)
 	}
 	if src[start] == '-' { // below 10^16: an Int
 		man = -man
 	}
 	appendNumber(t, backend.KindInt, man)
-	return i, nil
+	return i + 8 + int(k), nil
 }
 
 // scanFraction goes on with scanNumber's number when src[i] after its k
@@ -94,48 +94,45 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 // digits is read with the same two loads after the '.', then the number is
 // converted. Exponents are the general path's work.
 func scanFraction(src []byte, start, i, k int, man uint64, t *backend.Tape) (int, error) {
-	i++
-	window := src[i:]
-	if src[i-1] != '.' || len(window) < 16 {
+	if src[i] != '.' || i+1 > len(src)-16 {
 		return scanNumberGeneral(src, start, t)
 	}
-	w := load64(window, 0)
-	d := w - ones*'0'
+	i++
+	window := src[i:] // known to hold 16 bytes: no bounds checks below
+	d := load64(window, 0) - ones*'0'
 	var after byte
-	var frac int
+	var frac uint
 	if m := nonDigits(d); m != 0 {
-		end := uint(bits.TrailingZeros64(m))
-		if end == 7 {
+		frac = uint(bits.TrailingZeros64(m)) >> 3
+		if frac == 0 {
 			return scanNumberGeneral(src, start, t)
 		}
-		man = man*pow10u[end>>3] + digitsBelow(d, end)
-		after = flaggedByte(w, end)
-		frac = int(end >> 3)
+		man = man*pow10u[frac] + digitsLow(d, frac)
+		after = window[frac]
 	} else {
-		w2 := load64(window, 8)
-		d2 := w2 - ones*'0'
+		d2 := load64(window, 8) - ones*'0'
 		m2 := nonDigits(d2)
 		if m2 == 0 {
 			return scanNumberGeneral(src, start, t)
 		}
-		end := uint(bits.TrailingZeros64(m2))
-		man = (man*1e8+digitsBinary(d))*pow10u[end>>3] + digitsBelow(d2, end)
-		after = flaggedByte(w2, end)
-		frac = 8 + int(end>>3)
+		k2 := uint(bits.TrailingZeros64(m2)) >> 3
+		man = (man*1e8+digitsBinary(d))*pow10u[k2] + digitsLow(d2, k2)
+		after = window[(8+k2)&15]
+		frac = 8 + k2
 	}
 	// With at most maxManDigits digits in all (leading zeros included) man
 	// is exact; more, or an exponent, is the general path's work.
-	if after|0x20 == 'e' || k+frac > maxManDigits {
+	if after|0x20 == 'e' || k+int(frac) > maxManDigits {
 		return scanNumberGeneral(src, start, t)
 	}
-	i += frac
+	i += int(frac)
 	// Below 10^15 the value is finite: no infinity check.
 	var f float64
 	if man < 1<<53 { // Clinger: frac <= 15 is within float64pow10
 		f = float64(man) / float64pow10[frac&15]
 	} else {
 		ok := false
-		if f, ok = eiselLemire(man, -frac, false); !ok {
+		if f, ok = eiselLemire(man, -int(frac), false); !ok {
 			appendNumber(t, backend.KindFloat, math.Float64bits(parseFloatSlow(src[start:i]))) // signed
 			return i, nil
 		}
@@ -152,21 +149,20 @@ func scanFraction(src []byte, start, i, k int, man uint64, t *backend.Tape) (int
 // 16..19 digits make a 64-bit integer (twitter's ids); anything longer, or
 // a fraction or exponent after them, starts over in scanNumberGeneral.
 func scanLongInteger(src []byte, start, i int, man uint64, t *backend.Tape) (int, error) {
-	if i+24 > len(src) {
+	if i > len(src)-24 {
 		return scanNumberGeneral(src, start, t)
 	}
-	w := load64(src, i+16)
-	d := w - ones*'0'
+	d := load64(src, i+16) - ones*'0'
 	m := nonDigits(d)
 	if m == 0 {
 		return scanNumberGeneral(src, start, t)
 	}
-	end := uint(bits.TrailingZeros64(m))
-	digits := 16 + int(end>>3)
-	if after := flaggedByte(w, end); after == '.' || after|0x20 == 'e' || digits > maxManDigits {
+	k := uint(bits.TrailingZeros64(m)) >> 3
+	digits := 16 + int(k)
+	if after := src[i+digits]; after == '.' || after|0x20 == 'e' || digits > maxManDigits {
 		return scanNumberGeneral(src, start, t)
 	}
-	man = man*pow10u[end>>3] + digitsBelow(d, end)
+	man = man*pow10u[k] + digitsLow(d, k)
 	i += digits
 	return i, appendInteger(src, start, i, man, digits, src[start] == '-', t)
 }
@@ -496,30 +492,28 @@ func nonDigits(d uint64) uint64 {
 	return (d + ones*0x76 | d) & highs
 }
 
-// digitsValue is the value of the first k (0..7) digits of w. Once '0' is
-// subtracted from every byte, the digits are shifted to the top bytes and
-// zeros come in below them, which add nothing to the conversion; the bytes
-// above the digits (whatever the subtraction made of them) are shifted out.
-// The subtraction cannot disturb the digits: a borrow only moves up, from a
-// byte below '0' to the bytes above it. The shift is split in two so that
-// neither reaches 64 (k = 0 shifts everything out) and the masked amount
-// needs no oversized-shift fixup.
+// digitsValue is the value of the first k (0..8) digits of w (ASCII). The
+// subtraction of '0' cannot disturb the digits: a borrow only moves up,
+// from a byte below '0' to the bytes above it.
 func digitsValue(w uint64, k int) uint64 {
-	return digitsBinary((w - ones*'0') << (uint(7-k) * 8 & 63) << 8)
+	return digitsLow(w-ones*'0', uint(k))
 }
 
-// digitsBelow is the value of the digits of d (input bytes less '0') below
-// the first non-digit, flagged at bit end (8k+7 for k digits): shifted by
-// (8-k)*8 the k digits are on top and zeros came in below them, which add
-// nothing to the conversion. The shift is split in two so that neither part
-// reaches 64 (k = 0 shifts everything out) and the masked amount needs no
-// oversized-shift fixup.
-func digitsBelow(d uint64, end uint) uint64 {
-	return digitsBinary(d << ((63 - end) & 63) << 8)
+// digitsLow is the value of the first k (0..8) digits of d (input bytes
+// less '0', first in the low byte). Shifted up by 8-k bytes, the k digits
+// would be on top with zeros below them, which add nothing to digitsBinary;
+// as a product wraps around like a shift, the shift is folded into the
+// first multiplier instead (digitsScale[k] is 1+10<<8 shifted up by 8-k
+// bytes), with no variable shift and the bytes above the digits (whatever
+// the subtraction made of them) dropped off the top.
+func digitsLow(d uint64, k uint) uint64 {
+	return digitsPairs(d * digitsScale[k&15] >> 8)
 }
 
-// flaggedByte is the byte of w whose high bit is bit end of a mask.
-func flaggedByte(w uint64, end uint) byte { return byte(w >> ((end - 7) & 63)) }
+var digitsScale = [16]uint64{
+	0, (1 + 10<<8) << 56 & math.MaxUint64, (1 + 10<<8) << 48, (1 + 10<<8) << 40,
+	(1 + 10<<8) << 32, (1 + 10<<8) << 24, (1 + 10<<8) << 16, (1 + 10<<8) << 8, 1 + 10<<8,
+}
 
 // eightDigits converts eight ASCII digits (first digit in the low byte).
 func eightDigits(w uint64) uint64 { return digitsBinary(w - ones*'0') }
@@ -530,8 +524,11 @@ func eightDigits(w uint64) uint64 { return digitsBinary(w - ones*'0') }
 // pairing digits (10a+b in each byte), then pairs (100p+q in each 16-bit
 // lane), then groups of four (10^4 g+h); no lane overflows, so the masks
 // only drop the halves already counted.
-func digitsBinary(d uint64) uint64 {
-	d = d * (1 + 10<<8) >> 8
+func digitsBinary(d uint64) uint64 { return digitsPairs(d * (1 + 10<<8) >> 8) }
+
+// digitsPairs finishes digitsBinary from the pairs of digits in the even
+// bytes.
+func digitsPairs(d uint64) uint64 {
 	d = (d & 0x00FF00FF00FF00FF) * (1 + 100<<16) >> 16
 	return (d & 0x0000FFFF0000FFFF) * (1 + 10000<<32) >> 32
 }
