@@ -43,10 +43,11 @@ var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
 // per digit and no variable shift.
 func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 	i := start
-	if src[i] == '-' { // read again at the end rather than kept in a register
+	if src[i] == '-' { // looked at again where the sign is applied
 		i++
 	}
-	if i < 0 || i > len(src)-16 { // i >= 0 lets the compiler drop every bounds check below
+	// With i >= 0 stated, the compiler drops every bounds check below.
+	if i < 0 || i > len(src)-16 {
 		return scanNumberGeneral(src, start, t)
 	}
 	window := src[i:]
@@ -473,7 +474,8 @@ func parseUint64(b []byte) (uint64, bool) {
 	return u, true
 }
 
-// pow10u are the powers of ten below 10^8, for digitsValue's results.
+// pow10u are the powers of ten below 10^8: a value followed by k (0..7)
+// more digits is value*pow10u[k] + their value.
 var pow10u = [8]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7}
 
 // leadingDigits counts the ASCII digits at the start of w (0 to 8).
@@ -510,6 +512,8 @@ func digitsLow(d uint64, k uint) uint64 {
 	return digitsPairs(d * digitsScale[k&15] >> 8)
 }
 
+// digitsScale are digitsLow's first multipliers by digit count; 16 entries,
+// so that a count masked with 15 needs no bounds check.
 var digitsScale = [16]uint64{
 	0, (1 + 10<<8) << 56 & math.MaxUint64, (1 + 10<<8) << 48, (1 + 10<<8) << 40,
 	(1 + 10<<8) << 32, (1 + 10<<8) << 24, (1 + 10<<8) << 16, (1 + 10<<8) << 8, 1 + 10<<8,
