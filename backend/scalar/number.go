@@ -43,8 +43,10 @@ var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
 // per digit and no variable shift.
 func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 	i := start
-	if src[i] == '-' { // looked at again where the sign is applied
+	var sign uint64 // all ones for '-': (man^sign)-sign is -man
+	if src[i] == '-' {
 		i++
+		sign = ^uint64(0)
 	}
 	// With i >= 0 stated, the compiler drops every bounds check below.
 	if i < 0 || i > len(src)-16 {
@@ -64,10 +66,7 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 		if after := window[k]; after == '.' || after|0x20 == 'e' {
 			return scanFraction(src, start, i+int(k), int(k), man, t)
 		}
-		if src[start] == '-' {
-			man = -man
-		}
-		appendNumber(t, backend.KindInt, man)
+		appendNumber(t, backend.KindInt, (man^sign)-sign)
 		return i + int(k), nil
 	}
 	if byte(w) == '0' {
@@ -83,10 +82,7 @@ func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
 	if after := window[(8+k)&15]; after == '.' || after|0x20 == 'e' {
 		return scanFraction(src, start, i+8+int(k), 8+int(k), man, t)
 	}
-	if src[start] == '-' { // below 10^16: an Int
-		man = -man
-	}
-	appendNumber(t, backend.KindInt, man)
+	appendNumber(t, backend.KindInt, (man^sign)-sign) // below 10^16: an Int
 	return i + 8 + int(k), nil
 }
 
