@@ -25,22 +25,18 @@ import (
 // following byte class and every distance to the end of the input.
 
 // scanResult is what one scan leaves: the index past the number, the entry
-// appended and the error.
+// appended (in a tape reused from scan to scan) and the error.
 type scanResult struct {
 	end   int
 	words []uint64
-	err   string
+	err   error
 }
 
-func runScan(scan func([]byte, int, *backend.Tape) (int, error), src []byte, start int) scanResult {
-	t := new(backend.Tape)
+func runScan(scan func([]byte, int, *backend.Tape) (int, error), src []byte, start int, t *backend.Tape) scanResult {
+	t.Reset()
 	t.ReserveWords(8)
 	end, err := scan(src, start, t)
-	r := scanResult{end: end, words: slices.Clone(t.Words)}
-	if err != nil {
-		r.err = err.Error()
-	}
-	return r
+	return scanResult{end: end, words: t.Words, err: err}
 }
 
 // referenceNumber scans the number at src[start] with a grammar written
@@ -101,18 +97,20 @@ func referenceNumber(src []byte, start int) (end int, kind backend.Kind, bits ui
 	return i, backend.KindBigInt, uint64(start), true // words[2] is where the digits are
 }
 
+var gotTape, wantTape backend.Tape // checkNumber's, reused: the tests are not parallel
+
 // checkNumber compares scanNumber at src[start] with both references.
 func checkNumber(t *testing.T, src []byte, start int) {
 	t.Helper()
-	got := runScan(scanNumber, src, start)
-	want := runScan(scanNumberGeneral, src, start)
-	if got.end != want.end || got.err != want.err || !slices.Equal(got.words, want.words) {
-		t.Fatalf("%q at %d: scanNumber (%d, %x, %q), scanNumberGeneral (%d, %x, %q)",
+	got := runScan(scanNumber, src, start, &gotTape)
+	want := runScan(scanNumberGeneral, src, start, &wantTape)
+	if got.end != want.end || !sameError(got.err, want.err) || !slices.Equal(got.words, want.words) {
+		t.Fatalf("%q at %d: scanNumber (%d, %x, %v), scanNumberGeneral (%d, %x, %v)",
 			src, start, got.end, got.words, got.err, want.end, want.words, want.err)
 	}
 	end, kind, bits, ok := referenceNumber(src, start)
-	if ok != (got.err == "") {
-		t.Fatalf("%q at %d: error %q, reference valid %v", src, start, got.err, ok)
+	if ok != (got.err == nil) {
+		t.Fatalf("%q at %d: error %v, reference valid %v", src, start, got.err, ok)
 	}
 	if !ok {
 		return
@@ -125,6 +123,13 @@ func checkNumber(t *testing.T, src []byte, start int) {
 	case got.words[1] != bits:
 		t.Fatalf("%q at %d: value %#x, reference %#x", src, start, got.words[1], bits)
 	}
+}
+
+func sameError(a, b error) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Error() == b.Error()
 }
 
 // checkEverywhere checks text as a number at the start of the input and
@@ -146,7 +151,8 @@ var tails = []string{"", ",", "]", "}", " ", "\n", ",\n        ", ".", ".5", ".0
 	"E+5", "e-5", "E", "x", "-", "+", ".e1", "..", ".5.", "0", "\x00", "\xff", "/", ":"}
 
 // TestScanNumberExhaustive covers every digit string of 1..4 digits, signed
-// or not, followed by every tail, at every distance from the input's end.
+// or not, followed by every tail, at the input's end, a few bytes before it
+// and far from it (checkEverywhere sweeps every distance for fewer numbers).
 func TestScanNumberExhaustive(t *testing.T) {
 	for n := 1; n <= 4; n++ {
 		limit := int(math.Pow10(n))
@@ -154,11 +160,9 @@ func TestScanNumberExhaustive(t *testing.T) {
 			digits := fmt.Sprintf("%0*d", n, v)
 			for _, sign := range []string{"", "-"} {
 				for _, tail := range tails {
-					for _, prefix := range []string{"", "["} {
-						for _, pad := range []int{0, 1, 9, 20} {
-							src := []byte(prefix + sign + digits + tail + strings.Repeat(" ", pad))
-							checkNumber(t, src, len(prefix))
-						}
+					for _, pad := range []int{0, 9, 20} {
+						src := []byte("[" + sign + digits + tail + strings.Repeat(" ", pad))
+						checkNumber(t, src, 1)
 					}
 				}
 			}
