@@ -89,7 +89,11 @@ test-vet:
 	$(call part,vet)
 
 # The benchmarks run once each too (-benchtime 1x, no race detector), so that they cannot rot unnoticed.
-gotest_cmd = $(GO) test $(GO_TEST_FLAGS) ./... && $(GO) test -run '^$$' -bench . -benchtime 1x ./bench/
+# The engine is built with GOEXPERIMENT=simd (scripts/build): the parser and the packages that run it are
+# tested both with it (what ships) and without it (the portable build).
+gotest_cmd = $(GO) test $(GO_TEST_FLAGS) ./... && \
+  GOEXPERIMENT=simd $(GO) test $(GO_TEST_FLAGS) ./backend/... ./conformance/... ./pyshim/engine/ && \
+  GOEXPERIMENT=simd $(GO) test -run '^$$' -bench . -benchtime 1x ./bench/
 gotest_summary = echo "go test: packages ok: $$(grep -c '^ok ' $$log), failed: $$(grep -c '^FAIL'$$'\t' $$log)"; \
   grep -E '^(FAIL|--- FAIL|panic:)' $$log | head -30 || true
 test-go:

@@ -1,10 +1,13 @@
 package scalar_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"unicode/utf8"
 
@@ -38,6 +41,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		var tape backend.Tape
 		err := scalar.Parser{}.Parse(src, &tape)
+		samePortable(t, src, &tape, err)
 		valid := json.Valid(src)
 		if err != nil {
 			var se *backend.SyntaxError
@@ -75,4 +79,22 @@ func orjsonStricter(src []byte, se *backend.SyntaxError) bool {
 		return true
 	}
 	return false
+}
+
+// samePortable checks that the portable path (the inline SIMD scans off)
+// decides src as the shipped one did: the same error or the same tape.
+func samePortable(t *testing.T, src []byte, tape *backend.Tape, err error) {
+	if !scalar.SIMDAvailable {
+		return
+	}
+	restore := scalar.SetSIMD(false)
+	var portable backend.Tape
+	perr := scalar.Parser{}.Parse(src, &portable)
+	restore()
+	if fmt.Sprint(err) != fmt.Sprint(perr) {
+		t.Fatalf("%q: %v with the SIMD scans, %v without", src, err, perr)
+	}
+	if err == nil && (!slices.Equal(tape.Words, portable.Words) || !bytes.Equal(tape.Arena, portable.Arena)) {
+		t.Fatalf("%q: the tapes with and without the SIMD scans differ", src)
+	}
 }

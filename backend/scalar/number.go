@@ -26,9 +26,148 @@ var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
 // correctly rounded Float. Like orjson, a number whose float value is
 // infinite is rejected, integers included.
 //
-// The hot path only recognizes well-formed numbers; anything odd goes to
-// numberError, which walks the grammar again to name the error.
+// This is the fast path for the common shapes, taken from 8-byte loads when
+// the input has 16 bytes at the first digit (24 for long integers) and 16
+// after the '.': an integer of 1..19 digits (ids, counts, timestamps)
+// converted a word at a time, without a loop or a branch per digit, and a
+// float of up to 15 integer and 15 fraction digits, 19 in all, without
+// exponent (coordinates, prices), whose mantissa is then exact. Everything
+// else (no digit, a leading zero, longer numbers, exponents, the input's
+// last bytes, every error) starts over in scanNumberGeneral, which knows
+// the whole grammar.
+//
+// In a word w of input bytes, d = w - '0' in every byte holds the digits'
+// values and nonDigits(d) flags the first non-digit: its trailing-zero
+// count over 8 is the number k of digits, which selects the multiplier
+// that converts them (digitsLow) and the byte after them, with no branch
+// per digit and no variable shift.
 func scanNumber(src []byte, start int, t *backend.Tape) (int, error) {
+	i := start
+	var sign uint64 // all ones for '-': (man^sign)-sign is -man
+	if src[i] == '-' {
+		i++
+		sign = ^uint64(0)
+	}
+	// With i >= 0 stated, the compiler drops every bounds check below.
+	if i < 0 || i > len(src)-16 {
+		return scanNumberGeneral(src, start, t)
+	}
+	window := src[i:]
+	w := load64(window, 0)
+	d := w - ones*'0'
+	// Each shape ends on its own (no values merged from two branches, which
+	// costs register moves and spills on the way to a common return).
+	if m := nonDigits(d); m != 0 { // 0..7 digits
+		k := uint(bits.TrailingZeros64(m)) >> 3
+		if k == 0 || byte(w) == '0' && k > 1 { // no digit; a leading zero
+			return scanNumberGeneral(src, start, t)
+		}
+		man := digitsLow(d, k)
+		if after := window[k]; after == '.' || after|0x20 == 'e' {
+			return scanFraction(src, start, i+int(k), int(k), man, t)
+		}
+		appendNumber(t, backend.KindInt, (man^sign)-sign)
+		return i + int(k), nil
+	}
+	if byte(w) == '0' {
+		return scanNumberGeneral(src, start, t)
+	}
+	d2 := load64(window, 8) - ones*'0'
+	m2 := nonDigits(d2)
+	if m2 == 0 {
+		return scanLongInteger(src, start, i, digitsBinary(d)*1e8+digitsBinary(d2), t)
+	}
+	k := uint(bits.TrailingZeros64(m2)) >> 3 // 8..15 digits in all
+	man := digitsBinary(d)*pow10u[k] + digitsLow(d2, k)
+	if after := window[(8+k)&15]; after == '.' || after|0x20 == 'e' {
+		return scanFraction(src, start, i+8+int(k), 8+int(k), man, t)
+	}
+	appendNumber(t, backend.KindInt, (man^sign)-sign) // below 10^16: an Int
+	return i + 8 + int(k), nil
+}
+
+// scanFraction goes on with scanNumber's number when src[i] after its k
+// integer digits (of value man) is '.', 'e' or 'E': a fraction of 1..15
+// digits is read with the same two loads after the '.', then the number is
+// converted. Exponents are the general path's work.
+func scanFraction(src []byte, start, i, k int, man uint64, t *backend.Tape) (int, error) {
+	if src[i] != '.' || i+1 > len(src)-16 {
+		return scanNumberGeneral(src, start, t)
+	}
+	i++
+	window := src[i:] // known to hold 16 bytes: no bounds checks below
+	d := load64(window, 0) - ones*'0'
+	var after byte
+	var frac uint
+	if m := nonDigits(d); m != 0 {
+		frac = uint(bits.TrailingZeros64(m)) >> 3
+		if frac == 0 {
+			return scanNumberGeneral(src, start, t)
+		}
+		man = man*pow10u[frac] + digitsLow(d, frac)
+		after = window[frac]
+	} else {
+		d2 := load64(window, 8) - ones*'0'
+		m2 := nonDigits(d2)
+		if m2 == 0 {
+			return scanNumberGeneral(src, start, t)
+		}
+		k2 := uint(bits.TrailingZeros64(m2)) >> 3
+		man = (man*1e8+digitsBinary(d))*pow10u[k2] + digitsLow(d2, k2)
+		after = window[(8+k2)&15]
+		frac = 8 + k2
+	}
+	// With at most maxManDigits digits in all (leading zeros included) man
+	// is exact; more, or an exponent, is the general path's work.
+	if after|0x20 == 'e' || k+int(frac) > maxManDigits {
+		return scanNumberGeneral(src, start, t)
+	}
+	i += int(frac)
+	// Below 10^15 the value is finite: no infinity check.
+	var f float64
+	if man < 1<<53 { // Clinger: frac <= 15 is within float64pow10
+		f = float64(man) / float64pow10[frac&15]
+	} else {
+		ok := false
+		if f, ok = eiselLemire(man, -int(frac), false); !ok {
+			appendNumber(t, backend.KindFloat, math.Float64bits(parseFloatSlow(src[start:i]))) // signed
+			return i, nil
+		}
+	}
+	if src[start] == '-' {
+		f = -f
+	}
+	appendNumber(t, backend.KindFloat, math.Float64bits(f))
+	return i, nil
+}
+
+// scanLongInteger goes on with scanNumber's integer at src[i] (after the
+// sign) whose first 16 bytes are digits, of value man, with a third word:
+// 16..19 digits make a 64-bit integer (twitter's ids); anything longer, or
+// a fraction or exponent after them, starts over in scanNumberGeneral.
+func scanLongInteger(src []byte, start, i int, man uint64, t *backend.Tape) (int, error) {
+	if i > len(src)-24 {
+		return scanNumberGeneral(src, start, t)
+	}
+	d := load64(src, i+16) - ones*'0'
+	m := nonDigits(d)
+	if m == 0 {
+		return scanNumberGeneral(src, start, t)
+	}
+	k := uint(bits.TrailingZeros64(m)) >> 3
+	digits := 16 + int(k)
+	if after := src[i+digits]; after == '.' || after|0x20 == 'e' || digits > maxManDigits {
+		return scanNumberGeneral(src, start, t)
+	}
+	man = man*pow10u[k] + digitsLow(d, k)
+	i += digits
+	return i, appendInteger(src, start, i, man, digits, src[start] == '-', t)
+}
+
+// scanNumberGeneral is scanNumber for every input: it walks the grammar
+// bytewise for short integer parts and eight bytes at a time for long runs,
+// and goes to numberError for anything odd.
+func scanNumberGeneral(src []byte, start int, t *backend.Tape) (int, error) {
 	n := len(src)
 	i := start
 	neg := src[i] == '-'
@@ -331,32 +470,65 @@ func parseUint64(b []byte) (uint64, bool) {
 	return u, true
 }
 
-// pow10u are the powers of ten below 10^8, for digitsValue's results.
+// pow10u are the powers of ten below 10^8: a value followed by k (0..7)
+// more digits is value*pow10u[k] + their value.
 var pow10u = [8]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7}
 
-// leadingDigits counts the ASCII digits at the start of w (0 to 8). A byte
-// above '9' reaches the high bit when 0x46 is added (or has it already); a
-// byte below '0' borrows when 0x30 is subtracted. Carries and borrows only
-// start at a flagged byte, so the lowest flag is exact.
+// leadingDigits counts the ASCII digits at the start of w (0 to 8).
 func leadingDigits(w uint64) int {
-	above := w + ones*0x46 | w
-	below := (w - ones*0x30) &^ w
-	return bits.TrailingZeros64((above|below)&highs) >> 3
+	return bits.TrailingZeros64(nonDigits(w-ones*'0')) >> 3
 }
 
-// digitsValue is the value of the first k (0..7) digits of w: they are
-// shifted to the top bytes and the bytes below filled with '0', which add
-// nothing to eightDigits' result.
+// nonDigits flags (in each byte's high bit) the bytes of d = w - ones*'0'
+// that were not ASCII digits in w; only the lowest flag is exact. Below the
+// first non-digit every byte of d is its digit's value 0..9 (digits do not
+// borrow), which stays below 0x80 when 0x76 is added; a byte that was above
+// '9' reaches 0x80 either way (d >= 0x80 already, or 0x0A..0x7F + 0x76),
+// and one below '0' wrapped to 0xD0..0xFF. Carries and borrows only start
+// at a flagged byte.
+func nonDigits(d uint64) uint64 {
+	return (d + ones*0x76 | d) & highs
+}
+
+// digitsValue is the value of the first k (0..8) digits of w (ASCII). The
+// subtraction of '0' cannot disturb the digits: a borrow only moves up,
+// from a byte below '0' to the bytes above it.
 func digitsValue(w uint64, k int) uint64 {
-	s := uint(8-k) * 8 // 64 for k = 0: Go shifts everything out
-	return eightDigits(w<<s | ones*'0'&(1<<s-1))
+	return digitsLow(w-ones*'0', uint(k))
 }
 
-// eightDigits converts eight ASCII digits (first digit in the low byte) to
-// their value with three multiply-and-shift steps instead of eight.
-func eightDigits(w uint64) uint64 {
-	w -= ones * '0'
-	w = (w * 10) + (w >> 8) // pairs
-	w = ((w&0x000000FF000000FF)*(100+(1000000<<32)) + ((w>>16)&0x000000FF000000FF)*(1+(10000<<32))) >> 32
-	return w
+// digitsLow is the value of the first k (0..8) digits of d (input bytes
+// less '0', first in the low byte). Shifted up by 8-k bytes, the k digits
+// would be on top with zeros below them, which add nothing to digitsBinary;
+// as a product wraps around like a shift, the shift is folded into the
+// first multiplier instead (digitsScale[k] is 1+10<<8 shifted up by 8-k
+// bytes), with no variable shift and the bytes above the digits (whatever
+// the subtraction made of them) dropped off the top.
+func digitsLow(d uint64, k uint) uint64 {
+	return digitsPairs(d * digitsScale[k&15] >> 8)
+}
+
+// digitsScale are digitsLow's first multipliers by digit count; 16 entries,
+// so that a count masked with 15 needs no bounds check.
+var digitsScale = [16]uint64{
+	0, (1 + 10<<8) << 56 & math.MaxUint64, (1 + 10<<8) << 48, (1 + 10<<8) << 40,
+	(1 + 10<<8) << 32, (1 + 10<<8) << 24, (1 + 10<<8) << 16, (1 + 10<<8) << 8, 1 + 10<<8,
+}
+
+// eightDigits converts eight ASCII digits (first digit in the low byte).
+func eightDigits(w uint64) uint64 { return digitsBinary(w - ones*'0') }
+
+// digitsBinary converts eight decimal digits held as byte values 0..9
+// (first digit in the low byte) with three multiply-and-shift steps instead
+// of eight: each multiplier adds a lane times 10^n into the lane above it,
+// pairing digits (10a+b in each byte), then pairs (100p+q in each 16-bit
+// lane), then groups of four (10^4 g+h); no lane overflows, so the masks
+// only drop the halves already counted.
+func digitsBinary(d uint64) uint64 { return digitsPairs(d * (1 + 10<<8) >> 8) }
+
+// digitsPairs finishes digitsBinary from the pairs of digits in the even
+// bytes.
+func digitsPairs(d uint64) uint64 {
+	d = (d & 0x00FF00FF00FF00FF) * (1 + 100<<16) >> 16
+	return (d & 0x0000FFFF0000FFFF) * (1 + 10000<<32) >> 32
 }

@@ -10,12 +10,13 @@ import (
 	"github.com/isojson/isojson/backend"
 )
 
-// TestNumberPrefixes covers scanNumber's first digits (unrolled over a
-// 4-byte window when the input has one, a loop near its end): every length
-// of integer part from 0 to 20, signed or not, with a leading zero or not,
+// TestNumberPrefixes covers numbers through the whole parser (scanNumber's
+// word-at-a-time fast path when the input has 16 bytes after the sign,
+// scanNumberGeneral near its end or for other shapes): every length of
+// integer part from 0 to 20, signed or not, with a leading zero or not,
 // followed by nothing (the number ends the input), a fraction, an exponent,
 // a delimiter or a wrong byte. Acceptance must match encoding/json, values
-// strconv.
+// strconv. number_scan_test.go checks scanNumber itself more closely.
 func TestNumberPrefixes(t *testing.T) {
 	var p Parser
 	tape := new(backend.Tape)

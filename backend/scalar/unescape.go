@@ -65,6 +65,15 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 		// usual text between escapes) by the cheaper scan, the rest by
 		// scanText.
 		k := j
+		if useSIMD { // 16 bytes a step, as in parse
+			for k+16 <= n {
+				if m := stringSpecial16(src, k); m != 0 {
+					k += bits.TrailingZeros(m)
+					goto runEnd
+				}
+				k += 16
+			}
+		}
 		for k+8 <= n { // asciiRun, inlined by hand for the common case
 			if m := stringSpecial(load64(src, k)); m != 0 {
 				k += bits.TrailingZeros64(m) >> 3
