@@ -201,6 +201,12 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                 if (++f->pos < f->n)
                     break;
                 v = f->obj;
+#if ISOJSON_DICT_DIRECT
+                if (f->shape != NULL) {
+                    isojson_shape_release(f->shape);
+                    f->shape = NULL;
+                }
+#endif
             }
 #if ISOJSON_DICT_DIRECT
             else if (f->table != NULL) {
@@ -212,14 +218,26 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                     goto fail;
                 if (++f->pos < f->n)
                     goto read_key;
-                if (f->shape != NULL) {
-                    isojson_shape *sh = f->shape;
-                    f->shape = NULL;
-                    isojson_dict_take_shape_indices(f->table, sh);
-                    isojson_shape_matched(sh);
-                    isojson_shape_release(sh);
+                isojson_shape *done = f->shape;   /* the reference moves here */
+                f->shape = NULL;
+                if (done != NULL) {
+                    isojson_dict_take_shape_indices(f->table, done);
+                    isojson_shape_matched(done);
                 } else if (f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX) {
-                    isojson_shape_offer(st, f->table, f->n);
+                    done = isojson_shape_offer(st, f->table, f->n);
+                    if (done != NULL)
+                        isojson_shape_hold(done);
+                }
+                if (done != NULL) {
+                    /* The parent is a list (it has no key waiting): its
+                     * next dict is predicted to be like this one. */
+                    isojson_shape *old = sp >= 2 && frames[sp - 2].key == NULL ? frames[sp - 2].shape : done;
+                    if (old != done) {
+                        frames[sp - 2].shape = done;
+                        done = old;
+                    }
+                    if (done != NULL)
+                        isojson_shape_release(done);
                 }
                 isojson_dict_take_keys(f->obj, f->table);
                 f->table = NULL;
@@ -254,6 +272,11 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         PyObject *key;
 #if ISOJSON_DICT_DIRECT
         isojson_shape *sh = f->shape;
+        /* The first key of a dict in a list: the list's last dict predicts
+         * it (no key cache lookup, no shape lookup). */
+        if (f->pos == 0 && sp >= 2 && frames[sp - 2].key == NULL && frames[sp - 2].shape != NULL &&
+            f->table != NULL && ((isojson_shape *)frames[sp - 2].shape)->n == f->n)
+            sh = f->shape = isojson_shape_hold(frames[sp - 2].shape);
         if (sh != NULL) {
             if (isojson_shape_key_is(sh, f->pos, p, n, cls)) {
                 key = Py_NewRef(sh->keys[f->pos].str);

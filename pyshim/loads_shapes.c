@@ -69,33 +69,34 @@ isojson_shape *isojson_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t 
     return sh;
 }
 
-void isojson_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n)
+isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n)
 {
     if (st->shape_cache == NULL || dk->dk_nentries != n)
-        return;
+        return NULL;
     PyObject *first = isojson_dict_entries((isojson_dict_keys *)dk)[0].key;
     /* A first key the key cache does not keep comes back as another str:
      * its shape would never be found. */
     if (!PyUnicode_IS_COMPACT_ASCII(first) || PyUnicode_GET_LENGTH(first) > ISOJSON_KEY_CACHE_MAX)
-        return;
+        return NULL;
     shape_slot *slot = slot_for(st, first, n);
     isojson_shape *old = slot->shape;
     if (old != NULL && old->keys[0].str == first && old->n == n) {
         if (old->score > 0)
-            return;     /* still matches as often as not */
+            return old;     /* still matches as often as not */
     } else if (slot->seen_first != first || slot->seen_n != n) {
         slot->seen_first = first;
         slot->seen_n = n;
-        return;         /* first sighting */
+        return NULL;        /* first sighting */
     }
     isojson_shape *sh = isojson_shape_from_table(dk, n);
     if (sh == NULL)
-        return;
+        return NULL;
     slot->shape = sh;
     slot->seen_first = NULL;
     slot->seen_n = 0;
     if (old != NULL)
         isojson_shape_release(old);
+    return sh;
 }
 
 void isojson_dict_index_entries(isojson_dict_keys *dk)
