@@ -24,12 +24,13 @@
 
 /* One open container while building: its object, the table a dict fills
  * before it takes it (loads_dict.h; NULL otherwise) and the shape that
- * predicts its keys (loads_shapes.h), how many children it
+ * predicts its keys (a list's: the shape of its last dict, which predicts
+ * the next; loads_shapes.h), how many children it
  * has and how many are in, and the key waiting for its value (objects). */
 typedef struct isojson_frame {
     PyObject *obj;
     void *table;
-    void *shape;    /* the shape the table is filled by (loads_shapes.h), or NULL */
+    void *shape;    /* a reference to a shape (loads_shapes.h), or NULL */
     Py_ssize_t pos, n;
     PyObject *key;
 } isojson_frame;

@@ -9,7 +9,15 @@
  * produced for them. When a dict's first key (through the key cache) and
  * member count find a shape, each following key is only compared with the
  * predicted key's bytes and stored at its position without a probe; when
- * all n matched, the shape's index bytes are copied into the table.
+ * all n matched, the shape's index bytes are copied into the table. A dict
+ * in a list is first tried against the shape of the list's previous dict,
+ * its first key included (no key cache or table lookup at all).
+ *
+ * Measured (callgrind, instructions per loads, against the same code
+ * without shapes): github.json -5.2%, twitter.json -8.7%, citm_catalog.json
+ * -3.1%, canada.json unchanged; CPU time (min of 25 alternating processes)
+ * -2.0%, -4.3%, -2.8%: the keys were cheap already, the time goes to
+ * allocating the objects.
  *
  * Why the result is the table CPython builds: insertdict's probe sequence
  * for a key depends only on its hash and on which slots earlier insertions
@@ -30,10 +38,13 @@
  * Shapes live in module state (per interpreter, next to the key cache they
  * depend on) and hold references to their keys. A fixed table of
  * ISOJSON_SHAPE_SLOTS shapes of at most ISOJSON_SHAPE_MAX members bounds
- * their memory (at most about 300 KiB: 1.2 KiB a shape of 64 members). A shape is reference counted with a
- * plain counter (one interpreter's GIL guards it): a dict being filled by it
- * holds it, so that a nested dict replacing it in the table does not free
- * it under the outer one.
+ * their memory (at most about 300 KiB: 1.2 KiB a shape of 64 members). A
+ * shape is reference counted with a plain counter (one interpreter's GIL
+ * guards it): a dict being filled by it, and a list predicting its next
+ * dict with it, hold it, so that a nested dict replacing it in the table
+ * does not free it under them. Where dicts are not filled directly
+ * (ISOJSON_DICT_DIRECT=0, a failed check, the PyDict_SetItem path of large
+ * dicts, other CPython builds) there are no shapes.
  */
 #ifndef ISOJSON_LOADS_SHAPES_H
 #define ISOJSON_LOADS_SHAPES_H

@@ -291,6 +291,42 @@ def test_many_shapes_bounded_memory():
     assert after - before < 512 * 1024, f"grew by {after - before} bytes"
 
 
+@pytest.mark.skipif(not DIRECT, reason="counts the references isojson's shapes hold, which exist only with direct tables")
+def test_memory_errors_while_shapes_are_held():
+    """MemoryError at every allocation of a build in which a list holds the
+    shape of its last dict and a dict is being filled through it: every
+    shape reference is released, so that the shape, once replaced, frees
+    its keys (a leaked reference would keep them)."""
+    out = _util.run_python("""
+        import _testcapi, sys
+        sys.path.insert(0, ".")
+        from test_loads_shapes import isojson, doc_text, record, check_doc
+        keys = ["sa", "sb", "sc", "sd"]
+        text = doc_text([[(k, "v%d_%d" % (i, j)) for j, k in enumerate(keys)] for i in range(5)])
+        loaded = isojson.loads(doc_text([record(keys, i) for i in range(4)]))
+        sd = next(k for k in loaded[3] if k == "sd")     # the key cache's str, which the shape holds
+        refs = sys.getrefcount(sd)
+        failed = 0
+        for start in range(1, 60):
+            _testcapi.set_nomemory(start, start + 1)
+            try:
+                isojson.loads(text)
+            except MemoryError:
+                failed += 1
+            finally:
+                _testcapi.remove_mem_hooks()
+        assert failed > 20, failed
+        assert sys.getrefcount(sd) == refs, (sys.getrefcount(sd), refs)
+        check_doc([record(keys, i) for i in range(5)])
+        # Records with the same first key and size but other keys: the
+        # shape misses until it is replaced, and then releases sd.
+        check_doc([record(["sa", "x1", "x2", "x3"], i) for i in range(12)])
+        assert sys.getrefcount(sd) == refs - 1, (sys.getrefcount(sd), refs)
+        print("ok", failed)
+    """, 300)
+    assert out.split()[0] == "ok", out
+
+
 # ---------------------------------------------------------------------------
 # The dicts in use afterwards.
 
