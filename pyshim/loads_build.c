@@ -283,8 +283,12 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                 goto have_key;
             }
             /* Not the predicted key: the entries so far get their
-             * indexes, and the rest goes member by member. */
-            isojson_shape_missed(sh);
+             * indexes, and the rest goes member by member. A first key
+             * only differs from a list's prediction (a shape found by its
+             * first key has it): a list of two kinds of records, not a
+             * sign that this shape is out of date. */
+            if (f->pos > 0)
+                isojson_shape_missed(sh);
             isojson_dict_index_entries(f->table);
             f->shape = NULL;
             isojson_shape_release(sh);
