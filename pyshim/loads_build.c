@@ -298,8 +298,11 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         if (key == NULL)
             goto fail;
 #if ISOJSON_DICT_DIRECT
-        /* The first key of a dict filled directly: is it a known record? */
-        if (f->pos == 0 && f->table != NULL && f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX) {
+        /* The first key of a dict filled directly: is it a known record?
+         * Only if something besides the key cache and this dict holds the
+         * str, as a shape would: a key seen for the first time (a document
+         * of ever new keys) skips the table. */
+        if (f->pos == 0 && f->table != NULL && f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX && Py_REFCNT(key) > 2) {
             sh = isojson_shape_find(st, key, f->n);
             if (sh != NULL)
                 f->shape = isojson_shape_hold(sh);

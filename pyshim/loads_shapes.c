@@ -15,9 +15,26 @@ typedef struct shape_slot {
     Py_ssize_t seen_n;
 } shape_slot;
 
+/* Making a shape costs about as much as building a small dict, and only
+ * pays if dicts use it: a document of layouts that each appear twice (the
+ * second sighting makes a shape nobody uses) was 15% slower to load. So
+ * shapes are made on credit: each costs SHAPE_COST, each dict built member
+ * by member that could have one earns 1 (up to CREDIT_MAX, the starting
+ * balance). However bad
+ * the documents, at most one shape is made per SHAPE_COST such dicts; a
+ * burst of new layouts (a process's first documents) has the whole
+ * balance. */
+#define SHAPE_COST 32
+#define CREDIT_MAX 1024
+
+typedef struct shape_table {
+    Py_ssize_t credit;
+    shape_slot slots[ISOJSON_SHAPE_SLOTS];
+} shape_table;
+
 static shape_slot *slot_for(isojson_state *st, const PyObject *first, Py_ssize_t n)
 {
-    shape_slot *t = st->shape_cache;
+    shape_slot *t = ((shape_table *)st->shape_cache)->slots;
     /* Fibonacci hashing: the top bits of the product depend on every bit
      * of the address (whose low 4 are zero) and of n. */
     uint64_t h = ((uint64_t)(uintptr_t)first + (uint64_t)n) * 0x9e3779b97f4a7c15ULL;
@@ -78,6 +95,9 @@ isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *d
      * its shape would never be found. */
     if (!PyUnicode_IS_COMPACT_ASCII(first) || PyUnicode_GET_LENGTH(first) > ISOJSON_KEY_CACHE_MAX)
         return NULL;
+    shape_table *table = st->shape_cache;
+    if (table->credit < CREDIT_MAX)
+        table->credit++;
     shape_slot *slot = slot_for(st, first, n);
     isojson_shape *old = slot->shape;
     if (old != NULL && old->keys[0].str == first && old->n == n) {
@@ -88,9 +108,12 @@ isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *d
         slot->seen_n = n;
         return NULL;        /* first sighting */
     }
+    if (table->credit < SHAPE_COST)
+        return NULL;        /* the pair keeps its "seen" mark: made once there is credit */
     isojson_shape *sh = isojson_shape_from_table(dk, n);
     if (sh == NULL)
         return NULL;
+    table->credit -= SHAPE_COST;
     slot->shape = sh;
     slot->seen_first = NULL;
     slot->seen_n = 0;
@@ -117,24 +140,26 @@ void isojson_dict_index_entries(isojson_dict_keys *dk)
 
 int isojson_shapes_init(isojson_state *st)
 {
-    st->shape_cache = calloc(ISOJSON_SHAPE_SLOTS, sizeof(shape_slot));
-    if (st->shape_cache == NULL) {
+    shape_table *table = calloc(1, sizeof(shape_table));
+    if (table == NULL) {
         PyErr_NoMemory();
         return -1;
     }
+    table->credit = CREDIT_MAX;
+    st->shape_cache = table;
     return 0;
 }
 
 void isojson_shapes_clear(isojson_state *st)
 {
-    shape_slot *t = st->shape_cache;
-    if (t == NULL)
+    shape_table *table = st->shape_cache;
+    if (table == NULL)
         return;
     st->shape_cache = NULL;
     for (size_t i = 0; i < ISOJSON_SHAPE_SLOTS; i++)
-        if (t[i].shape != NULL)
-            isojson_shape_release(t[i].shape);
-    free(t);
+        if (table->slots[i].shape != NULL)
+            isojson_shape_release(table->slots[i].shape);
+    free(table);
 }
 
 #else

@@ -327,6 +327,20 @@ def test_memory_errors_while_shapes_are_held():
     assert out.split()[0] == "ok", out
 
 
+def test_layouts_seen_twice_then_records():
+    """Thousands of layouts seen exactly twice (each second sighting would
+    make a shape nobody uses: shapes are made on credit, which these
+    exhaust), then records of one layout, which get a shape again once
+    enough dicts were built member by member: every dict right throughout."""
+    pairs = []
+    for i in range(2000):
+        pairs += [record([f"t{i}_{j}" for j in range(6)], 0)] * 2
+    check_doc(pairs)
+    keys = ["r0", "r1", "r2", "r3", "r4"]
+    for _ in range(3):
+        check_doc([record(keys, i) for i in range(200)])
+
+
 # ---------------------------------------------------------------------------
 # The dicts in use afterwards.
 
