@@ -5,14 +5,9 @@
 
 #if ISOJSON_DICT_DIRECT
 
-/* One slot of the table: the shape of a (first key, member count) pair,
- * and the pair last offered without one while another dict held its first
- * key (the key only compared, never dereferenced: a freed str's address
- * reused by another key costs at most one needless shape). */
+/* One slot of the table: the shape of a (first key, member count) pair. */
 typedef struct shape_slot {
     isojson_shape *shape;
-    const PyObject *seen_first;
-    Py_ssize_t seen_n;
 } shape_slot;
 
 /* Making a shape costs about as much as building a small dict, and only
@@ -22,10 +17,10 @@ typedef struct shape_slot {
  * by member that could have one earns 1 (up to CREDIT_MAX, the starting
  * balance). However bad the documents, at most one shape is made per
  * SHAPE_COST such dicts; a burst of new layouts (a process's first
- * documents) has the whole balance. Measured (CPU time, alternating
- * processes, against no shapes): 3000 dicts of 8 keys, every layout twice,
- * +6..12% (+2.6% instructions: the bookkeeping of each dict); every layout
- * once +2.6%. */
+ * documents) has the whole balance. Measured against no shapes, for
+ * 3000 dicts of 8 new keys (instructions per loads; CPU time, alternating
+ * processes, noisy): every layout twice +3.2% (+6..12%), every layout once
+ * +1.9% (+3..6%): the bookkeeping of each dict. */
 #define SHAPE_COST 32
 #define CREDIT_MAX 1024
 
@@ -100,30 +95,23 @@ isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *d
     shape_table *table = st->shape_cache;
     if (table->credit < CREDIT_MAX)
         table->credit++;
-    /* Held only by the key cache and this dict: no other live dict, and
-     * no shape, starts with this key. A document of ever new keys stops
-     * here, without touching the table. */
+    /* Held only by the key cache and this dict: no other live dict (nor
+     * shape) starts with this key, a one-off as far as we can tell. A
+     * document of ever new keys stops here, without touching the table;
+     * the second live dict with this first key makes the shape. */
     if (Py_REFCNT(first) <= 2)
         return NULL;
     shape_slot *slot = slot_for(st, first, n);
     isojson_shape *old = slot->shape;
-    if (old != NULL && old->keys[0].str == first && old->n == n) {
-        if (old->score > 0)
-            return old;     /* still matches as often as not */
-    } else if (slot->seen_first != first || slot->seen_n != n) {
-        slot->seen_first = first;
-        slot->seen_n = n;
-        return NULL;        /* first sighting */
-    }
+    if (old != NULL && old->keys[0].str == first && old->n == n && old->score > 0)
+        return old;         /* still matches as often as not */
     if (table->credit < SHAPE_COST)
-        return NULL;        /* the pair keeps its "seen" mark: made once there is credit */
+        return NULL;
     isojson_shape *sh = isojson_shape_from_table(dk, n);
     if (sh == NULL)
         return NULL;
     table->credit -= SHAPE_COST;
     slot->shape = sh;
-    slot->seen_first = NULL;
-    slot->seen_n = 0;
     if (old != NULL)
         isojson_shape_release(old);
     return sh;

@@ -106,8 +106,8 @@ static inline int isojson_shape_key_is(const isojson_shape *sh, Py_ssize_t pos, 
 
 /* A dict built member by member is done: its full table dk, of n members,
  * may become the shape of its first key: when its first key and n have no
- * shape yet and another live dict had them already (a one-off dict makes
- * none: it takes a third dict of a layout, the first two alive), or when the
+ * shape yet and another live dict starts with the same key (a one-off dict
+ * makes none), or when the
  * shape they have mismatched more dicts lately than it matched (the
  * records changed). Failures (no memory) are silent: a shape is only an
  * optimisation. Returns the shape the pair has now (borrowed), or NULL. */

@@ -1,7 +1,7 @@
 """Dicts built through shapes (pyshim/loads_shapes.h): arrays of records
 repeat the same keys in the same order, and isojson predicts them. A shape is
-made from the third dict of a (first key, member count) built member by
-member (the first two alive); later dicts with that first key and count compare each key's bytes
+made from the second dict of a (first key, member count) built member by
+member (the first one alive); later dicts with that first key and count compare each key's bytes
 with the prediction, store it at its position without a probe, and take the
 shape's index table at the end; at the first key that differs they go on
 member by member.
