@@ -14,10 +14,11 @@
  * its first key included (no key cache or table lookup at all).
  *
  * Measured (callgrind, instructions per loads, against the same code
- * without shapes): github.json -5.2%, twitter.json -8.7%, citm_catalog.json
- * -3.1%, canada.json unchanged; CPU time (min of 25 alternating processes)
- * -2.0%, -4.3%, -2.8%: the keys were cheap already, the time goes to
- * allocating the objects.
+ * without shapes; +-1.5% run to run): github.json -5.3%, twitter.json -7%,
+ * citm_catalog.json -3.2%, canada.json unchanged; CPU time (min over 12-25
+ * alternating processes, noisy) about -2.5%, -5%, -2.5%: the keys were
+ * cheap already (a hit in the key cache ~68 instructions), the time goes
+ * to allocating the objects.
  *
  * Why the result is the table CPython builds: insertdict's probe sequence
  * for a key depends only on its hash and on which slots earlier insertions
