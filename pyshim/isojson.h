@@ -52,6 +52,8 @@ typedef struct isojson_state {
     PyObject *JSONDecodeError;   /* subclass of this interpreter's json.JSONDecodeError */
     /* loads: per-interpreter cache of short dict keys (loads.c) */
     void *key_cache;
+    /* loads: per-interpreter table of dict shapes (loads_shapes.c) */
+    void *shape_cache;
     /* dumps: types, caches and the Fragment type (dumps_state.h, owned by dumps.c) */
     isojson_dumps_state dumps;
 } isojson_state;

@@ -5,6 +5,8 @@
  *   loads_build.c    tape → Python objects, iteratively (no C recursion)
  *   loads_str.c      UTF-8 → str at its final width, in one pass
  *   loads_keys.c     the per-interpreter cache of short dict keys
+ *   loads_shapes.c   the per-interpreter table of dict shapes (the keys of
+ *                    repeated records, predicted: loads_shapes.h)
  *   loads_bytes.h    inline compare, copy and hash of short byte strings
  *   loads_dict.c     dicts whose hash table is filled directly (loads_dict.h)
  *   loads_dict_check.c  the once-per-process check of those dicts against
@@ -21,11 +23,14 @@
 #define ISOJSON_COMPACT_DATA(u) ((void *)(((PyCompactUnicodeObject *)(u)) + 1))
 
 /* One open container while building: its object, the table a dict fills
- * before it takes it (loads_dict.h; NULL otherwise), how many children it
+ * before it takes it (loads_dict.h; NULL otherwise) and the shape that
+ * predicts its keys (a list's: the shape of its last dict, which predicts
+ * the next; loads_shapes.h), how many children it
  * has and how many are in, and the key waiting for its value (objects). */
 typedef struct isojson_frame {
     PyObject *obj;
     void *table;
+    void *shape;    /* a reference to a shape (loads_shapes.h), or NULL */
     Py_ssize_t pos, n;
     PyObject *key;
 } isojson_frame;
@@ -48,7 +53,11 @@ int isojson_scratch_frames(isojson_scratch *s, size_t n);
 /* A str of `chars` code points of class cls from valid UTF-8 s[0:n). */
 PyObject *isojson_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cls);
 
-/* Per-interpreter key cache (isojson_state.key_cache). */
+/* The longest key the key cache keeps, in bytes. */
+#define ISOJSON_KEY_CACHE_MAX 64
+
+/* Per-interpreter key cache (isojson_state.key_cache); init and clear set
+ * up and tear down the table of dict shapes too (loads_shapes.h). */
 int isojson_keys_init(isojson_state *st);
 void isojson_keys_clear(isojson_state *st);
 /* A new reference to the str for key s[0:n) of class cls. */

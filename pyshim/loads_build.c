@@ -5,10 +5,14 @@
  * key keeps its first position and its last value, as in orjson: into a
  * hash table filled directly (loads_dict.h) or, when that is off, through
  * PyDict_SetItem. Every container is created when its entry is met, before
- * its members, as the garbage collector's scan prefers (loads_dict.h).
+ * its members, as the garbage collector's scan prefers (loads_dict.h). A
+ * directly filled dict whose first key and size have a shape (a record
+ * seen before: loads_shapes.h) takes its keys by comparing bytes with the
+ * predicted ones, until one differs.
  */
 #include "loads.h"
 #include "loads_dict.h"
+#include "loads_shapes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +59,8 @@ static void frame_free(isojson_frame *f)
 #if ISOJSON_DICT_DIRECT
     if (f->table != NULL)
         isojson_dict_keys_free(f->table);
+    if (f->shape != NULL)
+        isojson_shape_release(f->shape);
 #endif
 }
 
@@ -168,12 +174,12 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             }
             if (sp == s->nframes) {
                 if (isojson_scratch_frames(s, sp + 1) < 0) {
-                    frame_free(&(isojson_frame){.obj = v, .table = table});
+                    frame_free(&(isojson_frame){.obj = v, .table = table, .shape = NULL});
                     goto fail;
                 }
                 frames = s->frames;
             }
-            frames[sp] = (isojson_frame){.obj = v, .table = table, .pos = 0, .n = n, .key = NULL};
+            frames[sp] = (isojson_frame){.obj = v, .table = table, .shape = NULL, .pos = 0, .n = n, .key = NULL};
             sp++;
             if (is_list)
                 continue;
@@ -195,15 +201,44 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                 if (++f->pos < f->n)
                     break;
                 v = f->obj;
+#if ISOJSON_DICT_DIRECT
+                if (f->shape != NULL) {
+                    isojson_shape_release(f->shape);
+                    f->shape = NULL;
+                }
+#endif
             }
 #if ISOJSON_DICT_DIRECT
             else if (f->table != NULL) {
                 PyObject *key = f->key;
                 f->key = NULL;
-                if (isojson_dict_put(f->table, key, v) < 0)
+                if (f->shape != NULL)
+                    isojson_dict_put_at(f->table, f->pos, key, v);   /* no probe: the indexes come at the end */
+                else if (isojson_dict_put(f->table, key, v) < 0)
                     goto fail;
                 if (++f->pos < f->n)
                     goto read_key;
+                isojson_shape *done = f->shape;   /* the reference moves here */
+                f->shape = NULL;
+                if (done != NULL) {
+                    isojson_dict_take_shape_indices(f->table, done);
+                    isojson_shape_matched(done);
+                } else if (f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX) {
+                    done = isojson_shape_offer(st, f->table, f->n);
+                    if (done != NULL)
+                        isojson_shape_hold(done);
+                }
+                if (done != NULL) {
+                    /* The parent is a list (it has no key waiting): its
+                     * next dict is predicted to be like this one. */
+                    isojson_shape *old = sp >= 2 && frames[sp - 2].key == NULL ? frames[sp - 2].shape : done;
+                    if (old != done) {
+                        frames[sp - 2].shape = done;
+                        done = old;
+                    }
+                    if (done != NULL)
+                        isojson_shape_release(done);
+                }
                 isojson_dict_take_keys(f->obj, f->table);
                 f->table = NULL;
                 v = f->obj;
@@ -229,13 +264,52 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             goto malformed;
         uint64_t kh = w[i];
         size_t n = (size_t)(kh & ISOJSON_LEN_MASK);
+        int cls = (int)(kh >> ISOJSON_CLASS_SHIFT) & 3;
         const uint8_t *p = ref_text(t, input, kh, w[i + 1], n);
         if (p == NULL)
             goto malformed;
-        PyObject *key = isojson_key(st, p, n, (size_t)w[i + 2], (int)(kh >> ISOJSON_CLASS_SHIFT) & 3);
+        isojson_frame *f = &frames[sp - 1];
+        PyObject *key;
+#if ISOJSON_DICT_DIRECT
+        isojson_shape *sh = f->shape;
+        /* The first key of a dict in a list: the list's last dict predicts
+         * it (no key cache lookup, no shape lookup). */
+        if (f->pos == 0 && sp >= 2 && frames[sp - 2].key == NULL && frames[sp - 2].shape != NULL &&
+            f->table != NULL && ((isojson_shape *)frames[sp - 2].shape)->n == f->n)
+            sh = f->shape = isojson_shape_hold(frames[sp - 2].shape);
+        if (sh != NULL) {
+            if (isojson_shape_key_is(sh, f->pos, p, n, cls)) {
+                key = Py_NewRef(sh->keys[f->pos].str);
+                goto have_key;
+            }
+            /* Not the predicted key: the entries so far get their
+             * indexes, and the rest goes member by member. A first key
+             * only differs from a list's prediction (a shape found by its
+             * first key has it): a list of two kinds of records, not a
+             * sign that this shape is out of date. */
+            if (f->pos > 0)
+                isojson_shape_missed(sh);
+            isojson_dict_index_entries(f->table);
+            f->shape = NULL;
+            isojson_shape_release(sh);
+        }
+#endif
+        key = isojson_key(st, p, n, (size_t)w[i + 2], cls);
         if (key == NULL)
             goto fail;
-        frames[sp - 1].key = key;
+#if ISOJSON_DICT_DIRECT
+        /* The first key of a dict filled directly: is it a known record?
+         * Only if something besides the key cache and this dict holds the
+         * str, as a shape would: a key seen for the first time (a document
+         * of ever new keys) skips the table. */
+        if (f->pos == 0 && f->table != NULL && f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX && Py_REFCNT(key) > 2) {
+            sh = isojson_shape_find(st, key, f->n);
+            if (sh != NULL)
+                f->shape = isojson_shape_hold(sh);
+        }
+    have_key:
+#endif
+        f->key = key;
         i += 3;
         continue;
     }

@@ -2,8 +2,10 @@
  * directly (loads_dict.h) are the dicts CPython builds: byte for byte against
  * _PyDict_FromItems (BUILD_MAP's builder), in behaviour against dicts made
  * with PyDict_SetItem, and with every reference released once they are
- * gone. */
+ * gone; also when built through a shape (loads_shapes.h) that predicts all
+ * of their keys, or all up to any one position. */
 #include "loads_dict.h"
+#include "loads_shapes.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -45,6 +47,38 @@ static PyObject *build_public(PyObject *const *keys, PyObject *const *values, Py
     for (Py_ssize_t i = 0; d != NULL && i < n; i++)
         if (PyDict_SetItem(d, keys[i], values[i]) < 0)
             Py_CLEAR(d);
+    return d;
+}
+
+/* Builds d's members as isojson_build does through shape sh: while keys[i]
+ * is the predicted key, stored at its position without a probe; from the
+ * first that is not, the entries so far get their indexes and the rest goes
+ * through isojson_dict_put. */
+static PyObject *build_shaped(PyObject *const *keys, PyObject *const *values, Py_ssize_t n, isojson_shape *sh)
+{
+    PyObject *d = PyDict_New();
+    isojson_dict_keys *dk = d ? isojson_dict_keys_new(n) : NULL;
+    if (dk == NULL) {
+        Py_XDECREF(d);
+        return NULL;
+    }
+    int shaped = sh->n == n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (shaped && sh->keys[i].str != keys[i]) {
+            isojson_dict_index_entries(dk);
+            shaped = 0;
+        }
+        if (shaped)
+            isojson_dict_put_at(dk, i, Py_NewRef(keys[i]), Py_NewRef(values[i]));
+        else if (isojson_dict_put(dk, Py_NewRef(keys[i]), Py_NewRef(values[i])) < 0) {
+            isojson_dict_keys_free(dk);
+            Py_DECREF(d);
+            return NULL;
+        }
+    }
+    if (shaped)
+        isojson_dict_take_shape_indices(dk, sh);
+    isojson_dict_take_keys(d, dk);
     return d;
 }
 
@@ -181,6 +215,46 @@ static int behaves_alike(PyObject *d, PyObject *p, PyObject *const *keys, Py_ssi
     return ok;
 }
 
+/* The dicts of a case built through shapes, against ref (CPython's) byte
+ * for byte: 1 alike, 0 not, -1 error. The shapes are made from direct
+ * builds of "predicted" keys: the case's own keys (when distinct: the
+ * shape matches all), the same with a repeated key replaced by a fresh one
+ * (the shape fails at the first repeat), and for each position j, the keys
+ * with the j-th replaced (the shape fails at j). */
+static int check_shapes(PyObject *const *keys, PyObject *const *values, Py_ssize_t n, Py_ssize_t dup, int every,
+                        PyObject *ref)
+{
+    if (n < 2 || n > ISOJSON_SHAPE_MAX)
+        return 1;
+    PyObject **predicted = PyMem_Calloc((size_t)n, sizeof(PyObject *));
+    if (predicted == NULL)
+        return -1;
+    int rc = 1;
+    for (Py_ssize_t j = -1; rc == 1 && j < (every ? n : 0); j++) {
+        for (Py_ssize_t i = 0; rc == 1 && i < n; i++) {
+            int fresh = i == j || (dup > 0 && i >= dup && i % 3 == 0);
+            predicted[i] = fresh ? PyUnicode_FromFormat("fresh %zd", i) : Py_NewRef(keys[i]);
+            if (predicted[i] == NULL)
+                rc = -1;
+        }
+        PyObject *p = rc == 1 ? build_direct(predicted, values, n) : NULL;
+        isojson_shape *sh = p ? isojson_shape_from_table((isojson_dict_keys *)((PyDictObject *)p)->ma_keys, n) : NULL;
+        Py_XDECREF(p);
+        if (sh != NULL) {   /* NULL: not a shape (non-ASCII keys, no memory) */
+            PyObject *d = build_shaped(keys, values, n, sh);
+            rc = d == NULL ? -1 : same_table(d, ref);
+            Py_XDECREF(d);
+            isojson_shape_release(sh);
+        } else if (rc == 1 && PyErr_Occurred()) {
+            rc = -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++)
+            Py_CLEAR(predicted[i]);
+    }
+    PyMem_Free(predicted);
+    return rc;
+}
+
 /* The member keys of a case: i-th key of `variety` (0 ASCII "k<i>" hashed,
  * 1 the same text not hashed yet, 2 non-ASCII of 2 and 4 bytes a character,
  * 3 long ASCII), every key repeated `dup` positions later when dup > 0. */
@@ -251,6 +325,10 @@ static int check_case(from_items_fn from_items, Py_ssize_t n, int variety, Py_ss
     rc = same_table(d, ref);
     if (rc == 1 && behaviour)
         rc = behaves_alike(d, p, keys, n);
+    /* Shapes (ASCII keys only): every mismatch position once, for hashed
+     * ASCII keys without repeats. */
+    if (rc == 1 && variety != 2)
+        rc = check_shapes(keys, values, n, dup, variety == 0 && dup == 0, ref);
     Py_CLEAR(d);
     Py_CLEAR(p);
     Py_CLEAR(ref);

@@ -11,12 +11,13 @@
  */
 #include "loads.h"
 #include "loads_bytes.h"
+#include "loads_shapes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define KEY_SETS 1024           /* power of two; 2 ways each */
-#define KEY_MAX 64              /* longest cached key, bytes */
+#define KEY_MAX ISOJSON_KEY_CACHE_MAX
 
 typedef struct key_slot {
     uint64_t tag;       /* isojson_bytes_hash of the bytes, with the length in the top byte; 0: empty */
@@ -38,11 +39,13 @@ int isojson_keys_init(isojson_state *st)
     }
     memset(t, 0, KEY_SETS * sizeof(key_set));
     st->key_cache = t;
-    return 0;
+    return isojson_shapes_init(st);
 }
 
 void isojson_keys_clear(isojson_state *st)
 {
+    /* The shapes first: they hold key strs. */
+    isojson_shapes_clear(st);
     key_set *t = st->key_cache;
     if (t == NULL)
         return;

@@ -1,0 +1,170 @@
+/* loads: the per-interpreter table of dict shapes (loads_shapes.h). */
+#include "loads_shapes.h"
+
+#include <stdlib.h>
+
+#if ISOJSON_DICT_DIRECT
+
+/* One slot of the table: the shape of a (first key, member count) pair. */
+typedef struct shape_slot {
+    isojson_shape *shape;
+} shape_slot;
+
+/* Making a shape costs about as much as building a small dict, and only
+ * pays if dicts use it: a document of layouts that each appear twice (the
+ * second sighting makes a shape nobody uses) was 15% slower to load. So
+ * shapes are made on credit: each costs SHAPE_COST, each dict built member
+ * by member that could have one earns 1 (up to CREDIT_MAX, the starting
+ * balance). However bad the documents, at most one shape is made per
+ * SHAPE_COST such dicts; a burst of new layouts (a process's first
+ * documents) has the whole balance. Measured against no shapes, for
+ * 3000 dicts of 8 new keys (instructions per loads; CPU time, alternating
+ * processes, noisy): every layout twice +3.2% (+6..12%), every layout once
+ * +1.9% (+3..6%): the bookkeeping of each dict. */
+#define SHAPE_COST 32
+#define CREDIT_MAX 1024
+
+typedef struct shape_table {
+    Py_ssize_t credit;
+    shape_slot slots[ISOJSON_SHAPE_SLOTS];
+} shape_table;
+
+static shape_slot *slot_for(isojson_state *st, const PyObject *first, Py_ssize_t n)
+{
+    shape_slot *t = ((shape_table *)st->shape_cache)->slots;
+    /* Fibonacci hashing: the top bits of the product depend on every bit
+     * of the address (whose low 4 are zero) and of n. */
+    uint64_t h = ((uint64_t)(uintptr_t)first + (uint64_t)n) * 0x9e3779b97f4a7c15ULL;
+    return &t[h >> (64 - 8)];
+}
+_Static_assert(ISOJSON_SHAPE_SLOTS == 1 << 8, "slot_for takes 8 bits");
+
+isojson_shape *isojson_shape_find(isojson_state *st, PyObject *first, Py_ssize_t n)
+{
+    if (st->shape_cache == NULL)
+        return NULL;
+    isojson_shape *sh = slot_for(st, first, n)->shape;
+    if (sh != NULL && sh->keys[0].str == first && sh->n == n)
+        return sh;
+    return NULL;
+}
+
+void isojson_shape_release(isojson_shape *sh)
+{
+    if (--sh->refcnt > 0)
+        return;
+    for (Py_ssize_t i = 0; i < sh->n; i++)
+        Py_DECREF(sh->keys[i].str);
+    PyMem_Free(sh);
+}
+
+isojson_shape *isojson_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n)
+{
+    if (n < 2 || n > ISOJSON_SHAPE_MAX || dk->dk_nentries != n || dk->dk_kind != ISOJSON_DICT_KEYS_UNICODE)
+        return NULL;
+    const isojson_dict_entry *e = isojson_dict_entries((isojson_dict_keys *)dk);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyUnicode_CheckExact(e[i].key) || !PyUnicode_IS_COMPACT_ASCII(e[i].key) ||
+            isojson_str_hash(e[i].key) == -1)
+            return NULL;
+    size_t index_bytes = (size_t)1 << dk->dk_log2_index_bytes;
+    size_t head = sizeof(isojson_shape) + sizeof(isojson_shape_key) * (size_t)n;
+    isojson_shape *sh = PyMem_Malloc(head + index_bytes);
+    if (sh == NULL)
+        return NULL;
+    sh->refcnt = 1;
+    sh->n = n;
+    sh->score = 1;
+    sh->index_bytes = (uint32_t)index_bytes;
+    sh->indices = (char *)sh + head;
+    memcpy(sh->indices, dk->dk_indices, index_bytes);
+    for (Py_ssize_t i = 0; i < n; i++)
+        sh->keys[i] = (isojson_shape_key){.str = Py_NewRef(e[i].key), .len = (size_t)PyUnicode_GET_LENGTH(e[i].key)};
+    return sh;
+}
+
+isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n)
+{
+    if (st->shape_cache == NULL || dk->dk_nentries != n)
+        return NULL;
+    PyObject *first = isojson_dict_entries((isojson_dict_keys *)dk)[0].key;
+    /* A first key the key cache does not keep comes back as another str:
+     * its shape would never be found. */
+    if (!PyUnicode_IS_COMPACT_ASCII(first) || PyUnicode_GET_LENGTH(first) > ISOJSON_KEY_CACHE_MAX)
+        return NULL;
+    shape_table *table = st->shape_cache;
+    if (table->credit < CREDIT_MAX)
+        table->credit++;
+    /* Held only by the key cache and this dict: no other live dict (nor
+     * shape) starts with this key, a one-off as far as we can tell. A
+     * document of ever new keys stops here, without touching the table;
+     * the second live dict with this first key makes the shape. */
+    if (Py_REFCNT(first) <= 2)
+        return NULL;
+    shape_slot *slot = slot_for(st, first, n);
+    isojson_shape *old = slot->shape;
+    if (old != NULL && old->keys[0].str == first && old->n == n && old->score > 0)
+        return old;         /* still matches as often as not */
+    if (table->credit < SHAPE_COST)
+        return NULL;
+    isojson_shape *sh = isojson_shape_from_table(dk, n);
+    if (sh == NULL)
+        return NULL;
+    table->credit -= SHAPE_COST;
+    slot->shape = sh;
+    if (old != NULL)
+        isojson_shape_release(old);
+    return sh;
+}
+
+void isojson_dict_index_entries(isojson_dict_keys *dk)
+{
+    isojson_dict_entry *e = isojson_dict_entries(dk);
+    size_t mask = ((size_t)1 << dk->dk_log2_size) - 1;
+    for (Py_ssize_t ix = 0; ix < dk->dk_nentries; ix++) {
+        /* Every key of a shape is hashed (isojson_shape_from_table). */
+        size_t hash = (size_t)isojson_str_hash(e[ix].key);
+        size_t i = hash & mask, perturb = hash;
+        while (isojson_dict_index(dk, i) >= 0) {
+            perturb >>= ISOJSON_PERTURB_SHIFT;
+            i = mask & (i * 5 + perturb + 1);
+        }
+        isojson_dict_set_index(dk, i, ix);
+    }
+}
+
+int isojson_shapes_init(isojson_state *st)
+{
+    shape_table *table = calloc(1, sizeof(shape_table));
+    if (table == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    table->credit = CREDIT_MAX;
+    st->shape_cache = table;
+    return 0;
+}
+
+void isojson_shapes_clear(isojson_state *st)
+{
+    shape_table *table = st->shape_cache;
+    if (table == NULL)
+        return;
+    st->shape_cache = NULL;
+    for (size_t i = 0; i < ISOJSON_SHAPE_SLOTS; i++)
+        if (table->slots[i].shape != NULL)
+            isojson_shape_release(table->slots[i].shape);
+    free(table);
+}
+
+#else
+
+int isojson_shapes_init(isojson_state *st)
+{
+    (void)st;
+    return 0;
+}
+
+void isojson_shapes_clear(isojson_state *st) { (void)st; }
+
+#endif
