@@ -11,6 +11,7 @@ pickling, the garbage collector."""
 import copy
 import gc
 import json
+import os
 import pickle
 import random
 import sys
@@ -27,9 +28,10 @@ from _util import isojson
 # for any module with orjson's loads.
 IS_ISOJSON = _util.MODULE_NAME == "isojson"
 # Where isojson fills tables directly (pyshim/loads_dict.h): CPython 3.14,
-# 64-bit, with the GIL, not a debug build (Py_REF_DEBUG).
+# 64-bit, with the GIL, not a debug build (Py_REF_DEBUG), not turned off by ISOJSON_DICT_DIRECT=0.
 DIRECT = (IS_ISOJSON and sys.maxsize > 2**32 and not sysconfig.get_config_var("Py_GIL_DISABLED")
-          and not hasattr(sys, "gettotalrefcount"))
+          and not hasattr(sys, "gettotalrefcount")
+          and os.environ.get("ISOJSON_DICT_DIRECT") != "0")
 SEED = 8_2026
 
 
