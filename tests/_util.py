@@ -598,6 +598,34 @@ def child_env(**extra):
     return env
 
 
+def exec_in_interpreters(code, n):
+    """Runs code in n new own-GIL sub-interpreters at once, each from a
+    thread of its own, then closes them; returns what they raised (repr),
+    empty when all went well. For child Pythons (run_python runs them in
+    this directory, so `import _util` works there)."""
+    import threading
+    from concurrent import interpreters
+    interps = [interpreters.create() for _ in range(n)]
+    errors = []
+
+    def run(interp):
+        try:
+            interp.exec(code)
+        except Exception as e:  # noqa: BLE001 - reported to the caller
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in interps]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        for i in interps:
+            i.close()
+    return errors
+
+
 def run_python(code, timeout, *args, env=None):
     """Run code in a fresh Python in a session of its own; a crash, a
     non-zero exit or a timeout fails the calling test with the child's

@@ -378,8 +378,8 @@ def test_first_loads_racing_in_subinterpreters():
     """The first loads of the process in several own-GIL interpreters at
     once: the check runs concurrently in each, with one outcome."""
     out = _util.run_python("""
-        import sys, threading
-        from concurrent import interpreters
+        import sys
+        import _util
         DIRECT = sys.argv[1] == "True"
         code = '''if True:
             import isojson, json, sys
@@ -390,17 +390,7 @@ def test_first_loads_racing_in_subinterpreters():
             direct = sys.getsizeof(d) == sys.getsizeof({"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7})
             assert direct == EXPECTED
         '''.replace("EXPECTED", repr(DIRECT))
-        interps = [interpreters.create() for _ in range(4)]
-        errors = []
-        def run(i):
-            try:
-                interps[i].exec(code)
-            except Exception as e:
-                errors.append(e)
-        threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
-        for t in threads: t.start()
-        for t in threads: t.join()
-        for i in interps: i.close()
+        errors = _util.exec_in_interpreters(code, 4)
         assert not errors, errors
         print("ok")
     """, 300, DIRECT)

@@ -405,8 +405,8 @@ def test_subinterpreters_have_their_own_shapes():
     text = doc_text([record(keys, i) for i in range(50)])
     before = isojson.loads(text)
     out = _util.run_python("""
-        import json, sys, threading
-        from concurrent import interpreters
+        import json, sys
+        import _util
         import isojson
         text = sys.argv[1]
         ref = json.loads(text)
@@ -420,17 +420,7 @@ def test_subinterpreters_have_their_own_shapes():
                 assert got == ref and [list(d) for d in got] == [list(d) for d in ref]
         '''.replace("TEXT", repr(text))
         for rnd in range(3):
-            interps = [interpreters.create() for _ in range(4)]
-            errors = []
-            def run(i):
-                try:
-                    interps[i].exec(code)
-                except Exception as e:
-                    errors.append(e)
-            threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
-            for t in threads: t.start()
-            for t in threads: t.join()
-            for i in interps: i.close()
+            errors = _util.exec_in_interpreters(code, 4)
             assert not errors, errors
             got = isojson.loads(text)
             assert got == ref and [list(d) for d in got] == [list(d) for d in ref]
