@@ -11,7 +11,9 @@ import (
 )
 
 // TestLineBreaks puts whitespace runs of every kind, with lengths around the
-// 8-, 16- and 32-byte windows of skipSpaceRun, at every place of documents
+// 8-, 16- and 32-byte windows of skipSpaceRun and of parse's inline line
+// break count (a newline and n spaces end a word at n = 7, 15, 23, 31), at
+// every place of documents
 // and checks the tape (conformance.Check) or the exact error: W marks a
 // place for whitespace, § where the error is reported (at the end of the
 // input when there is none). (Written for an inline whitespace scan that
@@ -20,7 +22,7 @@ import (
 
 var breakRuns = func() []string {
 	var runs []string
-	for _, n := range []int{0, 1, 2, 15, 16, 30, 31, 32, 33, 34, 63, 64, 65, 100} {
+	for _, n := range []int{0, 1, 2, 6, 7, 8, 15, 16, 22, 23, 24, 28, 30, 31, 32, 33, 34, 63, 64, 65, 100} {
 		runs = append(runs,
 			strings.Repeat(" ", n),
 			"\n"+strings.Repeat(" ", n),

@@ -113,7 +113,30 @@ value: // i < n
 		} else {
 			put2(t, uint64(backend.KindArray)<<backend.KindShift, 0)
 		}
-		if i = skipSpace(src, i+1); uint(i) >= uint(n) {
+		i++
+		if uint(i) >= uint(n) || src[i] <= ' ' { // white space: skipSpace, with line breaks inline
+			if uint(i) < uint(n) && src[i] == '\n' { // see next:
+				if i+32 <= n {
+					b := src[i : i+32 : i+32] // as in next: no bounds checks below, no mask
+					// Word by word with branches: the branch-free count
+					// of skipSpaceRun, inline, needs more registers than
+					// parse has free, and it spilled i (slower than the call).
+					k, x := 0, load64(b, 0)^nlSpaces
+					if x == 0 {
+						k, x = 8, load64(b, 8)^ones*' '
+						if x == 0 {
+							k, x = 16, load64(b, 16)^ones*' '
+							if x == 0 {
+								k, x = 24, load64(b, 24)^ones*' '
+							}
+						}
+					}
+					i += k + bits.TrailingZeros64(x)>>3
+				}
+			}
+			i = skipSpace(src, i)
+		}
+		if uint(i) >= uint(n) {
 			return failEnd(src)
 		}
 		if c == '{' {
@@ -174,7 +197,40 @@ next: // a value ended just before src[i]
 	// bounds check of t.Words[at]).
 	head = t.Words[at] + 1
 	t.Words[at] = head
-	if i = skipSpace(src, i); uint(i) >= uint(n) {
+	// A line break and indentation (pretty-printed documents: here before
+	// a closing bracket, and after a comma, '{' or '[') is skipped by an
+	// inline copy of skipSpaceRun's count of up to 32 bytes: its call
+	// costs more than its work there, because parse's live registers are
+	// spilled around every call. The count stops at the first byte that
+	// is not the newline or a space, or after 32 bytes: skipSpace goes on
+	// from there, so anything else (tabs, \r\n, longer indentation, the
+	// last 32 bytes of input) is still skipped, at the cost of its call.
+	if uint(i) >= uint(n) || src[i] <= ' ' { // white space: skipSpace, with line breaks inline
+		if uint(i) < uint(n) && src[i] == '\n' { // as skipSpaceRun, inline
+			if i+32 <= n {
+				// Cut with a capacity: src[i:] cost a mask of its pointer
+				// (for an empty result) between i and the loads, on the
+				// path from one line to the next (BenchmarkParse/citm_catalog: -13% time).
+				b := src[i : i+32 : i+32] // no bounds checks below
+				// Word by word with branches: the branch-free count
+				// of skipSpaceRun, inline, needs more registers than
+				// parse has free, and it spilled i (slower than the call).
+				k, x := 0, load64(b, 0)^nlSpaces
+				if x == 0 {
+					k, x = 8, load64(b, 8)^ones*' '
+					if x == 0 {
+						k, x = 16, load64(b, 16)^ones*' '
+						if x == 0 {
+							k, x = 24, load64(b, 24)^ones*' '
+						}
+					}
+				}
+				i += k + bits.TrailingZeros64(x)>>3
+			}
+		}
+		i = skipSpace(src, i)
+	}
+	if uint(i) >= uint(n) {
 		return failEnd(src)
 	}
 	if backend.Kind(head>>backend.KindShift) == backend.KindObject {
@@ -188,7 +244,30 @@ next: // a value ended just before src[i]
 				i += 2
 				goto key
 			}
-			if i = skipSpace(src, i+1); uint(i) >= uint(n) {
+			i++
+			if uint(i) >= uint(n) || src[i] <= ' ' { // white space: skipSpace, with line breaks inline
+				if uint(i) < uint(n) && src[i] == '\n' { // see next:
+					if i+32 <= n {
+						b := src[i : i+32 : i+32] // as in next: no bounds checks below, no mask
+						// Word by word with branches: the branch-free count
+						// of skipSpaceRun, inline, needs more registers than
+						// parse has free, and it spilled i (slower than the call).
+						k, x := 0, load64(b, 0)^nlSpaces
+						if x == 0 {
+							k, x = 8, load64(b, 8)^ones*' '
+							if x == 0 {
+								k, x = 16, load64(b, 16)^ones*' '
+								if x == 0 {
+									k, x = 24, load64(b, 24)^ones*' '
+								}
+							}
+						}
+						i += k + bits.TrailingZeros64(x)>>3
+					}
+				}
+				i = skipSpace(src, i)
+			}
+			if uint(i) >= uint(n) {
 				return failEnd(src)
 			}
 			switch src[i] {
@@ -207,7 +286,30 @@ next: // a value ended just before src[i]
 	switch src[i] {
 	case ',':
 		comma := i
-		if i = skipSpace(src, i+1); uint(i) >= uint(n) {
+		i++
+		if uint(i) >= uint(n) || src[i] <= ' ' { // white space: skipSpace, with line breaks inline
+			if uint(i) < uint(n) && src[i] == '\n' { // see next:
+				if i+32 <= n {
+					b := src[i : i+32 : i+32] // as in next: no bounds checks below, no mask
+					// Word by word with branches: the branch-free count
+					// of skipSpaceRun, inline, needs more registers than
+					// parse has free, and it spilled i (slower than the call).
+					k, x := 0, load64(b, 0)^nlSpaces
+					if x == 0 {
+						k, x = 8, load64(b, 8)^ones*' '
+						if x == 0 {
+							k, x = 16, load64(b, 16)^ones*' '
+							if x == 0 {
+								k, x = 24, load64(b, 24)^ones*' '
+							}
+						}
+					}
+					i += k + bits.TrailingZeros64(x)>>3
+				}
+			}
+			i = skipSpace(src, i)
+		}
+		if uint(i) >= uint(n) {
 			return failEnd(src)
 		}
 		if src[i] == ']' {

@@ -66,3 +66,7 @@ func skipSpaceRun(src []byte, i int) int {
 	}
 	return i
 }
+
+// nlSpaces is a newline then seven spaces as load64 reads them: the first
+// word of a line break and its indentation (see parse's line skips).
+const nlSpaces = ones*' ' ^ ' ' ^ '\n'
