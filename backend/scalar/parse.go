@@ -115,24 +115,8 @@ value: // i < n
 		}
 		i++
 		if uint(i) >= uint(n) || src[i] <= ' ' { // white space: skipSpace, with line breaks inline
-			if uint(i) < uint(n) && src[i] == '\n' { // see next:
-				if i+32 <= n {
-					b := src[i : i+32 : i+32] // as in next: no bounds checks below, no mask
-					// Word by word with branches: the branch-free count
-					// of skipSpaceRun, inline, needs more registers than
-					// parse has free, and it spilled i (slower than the call).
-					k, x := 0, load64(b, 0)^nlSpaces
-					if x == 0 {
-						k, x = 8, load64(b, 8)^ones*' '
-						if x == 0 {
-							k, x = 16, load64(b, 16)^ones*' '
-							if x == 0 {
-								k, x = 24, load64(b, 24)^ones*' '
-							}
-						}
-					}
-					i += k + bits.TrailingZeros64(x)>>3
-				}
+			if uint(i) < uint(n) && src[i] == '\n' && i+32 <= n { // a line break: see lineIndent
+				i += lineIndent((*[32]byte)(src[i : i+32]))
 			}
 			i = skipSpace(src, i)
 		}
@@ -198,35 +182,13 @@ next: // a value ended just before src[i]
 	head = t.Words[at] + 1
 	t.Words[at] = head
 	// A line break and indentation (pretty-printed documents: here before
-	// a closing bracket, and after a comma, '{' or '[') is skipped by an
-	// inline copy of skipSpaceRun's count of up to 32 bytes: its call
-	// costs more than its work there, because parse's live registers are
-	// spilled around every call. The count stops at the first byte that
-	// is not the newline or a space, or after 32 bytes: skipSpace goes on
-	// from there, so anything else (tabs, \r\n, longer indentation, the
-	// last 32 bytes of input) is still skipped, at the cost of its call.
+	// a closing bracket, and after a comma, '{' or '[') is counted by
+	// lineIndent, inline; skipSpace goes on from where it stops, so
+	// anything else (tabs, \r\n, longer indentation, the last 32 bytes
+	// of input) is still skipped, at the cost of its call.
 	if uint(i) >= uint(n) || src[i] <= ' ' { // white space: skipSpace, with line breaks inline
-		if uint(i) < uint(n) && src[i] == '\n' { // as skipSpaceRun, inline
-			if i+32 <= n {
-				// Cut with a capacity: src[i:] cost a mask of its pointer
-				// (for an empty result) between i and the loads, on the
-				// path from one line to the next (BenchmarkParse/citm_catalog: -13% time).
-				b := src[i : i+32 : i+32] // no bounds checks below
-				// Word by word with branches: the branch-free count
-				// of skipSpaceRun, inline, needs more registers than
-				// parse has free, and it spilled i (slower than the call).
-				k, x := 0, load64(b, 0)^nlSpaces
-				if x == 0 {
-					k, x = 8, load64(b, 8)^ones*' '
-					if x == 0 {
-						k, x = 16, load64(b, 16)^ones*' '
-						if x == 0 {
-							k, x = 24, load64(b, 24)^ones*' '
-						}
-					}
-				}
-				i += k + bits.TrailingZeros64(x)>>3
-			}
+		if uint(i) < uint(n) && src[i] == '\n' && i+32 <= n { // a line break: see lineIndent
+			i += lineIndent((*[32]byte)(src[i : i+32]))
 		}
 		i = skipSpace(src, i)
 	}
@@ -246,24 +208,8 @@ next: // a value ended just before src[i]
 			}
 			i++
 			if uint(i) >= uint(n) || src[i] <= ' ' { // white space: skipSpace, with line breaks inline
-				if uint(i) < uint(n) && src[i] == '\n' { // see next:
-					if i+32 <= n {
-						b := src[i : i+32 : i+32] // as in next: no bounds checks below, no mask
-						// Word by word with branches: the branch-free count
-						// of skipSpaceRun, inline, needs more registers than
-						// parse has free, and it spilled i (slower than the call).
-						k, x := 0, load64(b, 0)^nlSpaces
-						if x == 0 {
-							k, x = 8, load64(b, 8)^ones*' '
-							if x == 0 {
-								k, x = 16, load64(b, 16)^ones*' '
-								if x == 0 {
-									k, x = 24, load64(b, 24)^ones*' '
-								}
-							}
-						}
-						i += k + bits.TrailingZeros64(x)>>3
-					}
+				if uint(i) < uint(n) && src[i] == '\n' && i+32 <= n { // a line break: see lineIndent
+					i += lineIndent((*[32]byte)(src[i : i+32]))
 				}
 				i = skipSpace(src, i)
 			}
@@ -288,24 +234,8 @@ next: // a value ended just before src[i]
 		comma := i
 		i++
 		if uint(i) >= uint(n) || src[i] <= ' ' { // white space: skipSpace, with line breaks inline
-			if uint(i) < uint(n) && src[i] == '\n' { // see next:
-				if i+32 <= n {
-					b := src[i : i+32 : i+32] // as in next: no bounds checks below, no mask
-					// Word by word with branches: the branch-free count
-					// of skipSpaceRun, inline, needs more registers than
-					// parse has free, and it spilled i (slower than the call).
-					k, x := 0, load64(b, 0)^nlSpaces
-					if x == 0 {
-						k, x = 8, load64(b, 8)^ones*' '
-						if x == 0 {
-							k, x = 16, load64(b, 16)^ones*' '
-							if x == 0 {
-								k, x = 24, load64(b, 24)^ones*' '
-							}
-						}
-					}
-					i += k + bits.TrailingZeros64(x)>>3
-				}
+			if uint(i) < uint(n) && src[i] == '\n' && i+32 <= n { // a line break: see lineIndent
+				i += lineIndent((*[32]byte)(src[i : i+32]))
 			}
 			i = skipSpace(src, i)
 		}
