@@ -36,21 +36,10 @@ SEED = 8_2026
 
 
 def same(a, b, path="$"):
-    """a and b are equal, of the same types, and their dicts list their keys
-    in the same order (== on dicts ignores the order)."""
-    assert type(a) is type(b), f"{path}: {type(a).__name__} != {type(b).__name__}"
-    if isinstance(a, dict):
-        assert list(a) == list(b), f"{path}: keys {list(a)[:20]} != {list(b)[:20]}"
-        for k in a:
-            same(a[k], b[k], f"{path}.{k!r}")
-    elif isinstance(a, list):
-        assert len(a) == len(b), f"{path}: len {len(a)} != {len(b)}"
-        for i, (x, y) in enumerate(zip(a, b)):
-            same(x, y, f"{path}[{i}]")
-    elif isinstance(a, float) and a != a:
-        assert b != b, path
-    else:
-        assert a == b, f"{path}: {a!r} != {b!r}"
+    """Equal, same types, floats bit for bit, dicts with the same keys in the
+    same order (== on dicts ignores the order): _util.same_value, asserted."""
+    d = _util.same_value(a, b, path)
+    assert d is None, d
 
 
 # ---------------------------------------------------------------------------

@@ -67,18 +67,10 @@ def record(keys, i):
 
 
 def same(a, b, path="$"):
-    """Equal, same types, dicts with the same keys in the same order."""
-    assert type(a) is type(b), f"{path}: {type(a).__name__} != {type(b).__name__}"
-    if isinstance(a, dict):
-        assert list(a) == list(b), f"{path}: keys {list(a)} != {list(b)}"
-        for k in a:
-            same(a[k], b[k], f"{path}.{k!r}")
-    elif isinstance(a, list):
-        assert len(a) == len(b), f"{path}: len {len(a)} != {len(b)}"
-        for i, (x, y) in enumerate(zip(a, b)):
-            same(x, y, f"{path}[{i}]")
-    else:
-        assert a == b, f"{path}: {a!r} != {b!r}"
+    """Equal, same types, floats bit for bit, dicts with the same keys in the
+    same order (== on dicts ignores the order): _util.same_value, asserted."""
+    d = _util.same_value(a, b, path)
+    assert d is None, d
 
 
 # ---------------------------------------------------------------------------
