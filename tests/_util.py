@@ -601,8 +601,8 @@ def child_env(**extra):
 def exec_in_interpreters(code, n):
     """Runs code in n new own-GIL sub-interpreters at once, each from a
     thread of its own, then closes them; returns what they raised (repr),
-    empty when all went well. For child Pythons (run_python runs them in
-    this directory, so `import _util` works there)."""
+    empty when all went well. For tests, and for the child Pythons of
+    run_python (which run in this directory, so `import _util` works there)."""
     import threading
     from concurrent import interpreters
     interps = [interpreters.create() for _ in range(n)]

@@ -14,6 +14,7 @@ import threading
 import orjson
 import pytest
 
+import _util
 import isojson
 
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "corpus")
@@ -363,8 +364,6 @@ def test_recorded_orjson_errors():
 def test_subinterpreters_in_parallel_threads():
     # Own-GIL interpreters run loads truly in parallel, each with its own
     # module state (key cache, exception type) over one shared engine.
-    from concurrent import interpreters
-
     code = (
         "import isojson, json\n"
         "for name in ['twitter', 'citm_catalog', 'github']:\n"
@@ -378,24 +377,7 @@ def test_subinterpreters_in_parallel_threads():
         "except json.JSONDecodeError as e:\n"
         "    assert e.pos == 6 and type(e).__module__ == 'isojson'\n"
     )
-    interps = [interpreters.create() for _ in range(3)]
-    errors = []
-
-    def run(interp):
-        try:
-            interp.exec(code)
-        except BaseException as e:
-            errors.append(e)
-
-    try:
-        threads = [threading.Thread(target=run, args=(i,)) for i in interps]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        for i in interps:
-            i.close()
+    errors = _util.exec_in_interpreters(code, 3)
     assert not errors, errors[0]
 
 
