@@ -44,6 +44,10 @@ func (Parser) Parse(src []byte, t *backend.Tape) error {
 // starts at src[i]) and close (the innermost container just ended). The
 // current container's state lives in locals; enclosing ones in s.
 func parse(src []byte, t *backend.Tape, s *stack) error {
+	// Capacity cut to the length: the loads' slices (load64's src[j:j+8])
+	// are checked against cap(src), which is then the same value as n, so
+	// the loop tests below prove them (and cap takes no register of its own).
+	src = src[:len(src):len(src)]
 	n := len(src)
 	i := skipSpace(src, 0)
 	if i == n {
@@ -256,7 +260,9 @@ key: // src[i] == '"'
 	reserveEntry(t)
 	{
 		j := i + 1 // as for string values
-		for j+8 <= n {
+		// Tested as uint, as the slice in load64 is: it is then proven
+		// (only the overflow test j <= j+8 is left).
+		for uint(j+8) <= uint(n) {
 			if m := stringSpecial(load64(src, j)); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3
 				break

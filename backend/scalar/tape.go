@@ -24,31 +24,33 @@ func reserveEntry(t *backend.Tape) {
 
 // Each put stores its words through a local slice of exactly their number,
 // cut from a copy of t.Words (one bounds check, against the capacity; the
-// stores need none), and only then extends t.Words in place: storing
-// through t.Words itself reloaded it and checked it a second time.
+// stores need none), and extends t.Words in place BEFORE the stores: after
+// them the compiler must assume a store may have changed t.Words (they are
+// uint64 stores into memory it cannot tell apart), so the reslice reloaded
+// the capacity and checked it a second time.
 
 func put1(t *backend.Tape, a uint64) {
 	words := t.Words
 	n := len(words)
 	w := words[n : n+1 : n+1]
-	w[0] = a
 	t.Words = t.Words[:n+1]
+	w[0] = a
 }
 
 func put2(t *backend.Tape, a, b uint64) {
 	words := t.Words
 	n := len(words)
 	w := words[n : n+2 : n+2]
-	w[0], w[1] = a, b
 	t.Words = t.Words[:n+2]
+	w[0], w[1] = a, b
 }
 
 func put3(t *backend.Tape, a, b, c uint64) {
 	words := t.Words
 	n := len(words)
 	w := words[n : n+3 : n+3]
-	w[0], w[1], w[2] = a, b, c
 	t.Words = t.Words[:n+3]
+	w[0], w[1], w[2] = a, b, c
 }
 
 // arenaByte appends one byte to the arena, in place as the puts; the
