@@ -598,6 +598,25 @@ def child_env(**extra):
     return env
 
 
+# What call_with_failing_allocations returns when the call raised MemoryError.
+OUT_OF_MEMORY = object()
+
+
+def call_with_failing_allocations(start, stop, fn, *args):
+    """fn(*args) while CPython's allocations number start to stop fail
+    (_testcapi.set_nomemory; stop 0: every one from start on): its result, or
+    OUT_OF_MEMORY when it raised MemoryError. The hooks are removed before
+    anything else runs, on every path."""
+    import _testcapi
+    _testcapi.set_nomemory(start, stop)
+    try:
+        return fn(*args)
+    except MemoryError:
+        return OUT_OF_MEMORY
+    finally:
+        _testcapi.remove_mem_hooks()
+
+
 def exec_in_interpreters(code, n):
     """Runs code in n new own-GIL sub-interpreters at once, each from a
     thread of its own, then closes them; returns what they raised (repr),

@@ -335,8 +335,9 @@ def test_gc_state_restored_on_every_path():
 
 def test_gc_state_restored_after_memory_errors():
     out = _util.run_python("""
-        import _testcapi, gc, json, sys
+        import gc, json, sys
         sys.path.insert(0, ".")
+        import _util
         from test_loads_adversarial import isojson
         doc = json.dumps([{"k%d" % (i % 30): [i, "\\u00e9%d" % i, {"x": 1.5}]} for i in range(50)])
         isojson.loads(doc)
@@ -344,13 +345,8 @@ def test_gc_state_restored_after_memory_errors():
             (gc.enable if enabled else gc.disable)()
             failed = 0
             for start in range(1, 300, 3):
-                _testcapi.set_nomemory(start, start + 2)
-                try:
-                    isojson.loads(doc)
-                except MemoryError:
+                if _util.call_with_failing_allocations(start, start + 2, isojson.loads, doc) is _util.OUT_OF_MEMORY:
                     failed += 1
-                finally:
-                    _testcapi.remove_mem_hooks()
                 assert gc.isenabled() == enabled, (start, enabled)
             assert failed > 0
         gc.enable()
@@ -369,18 +365,13 @@ def test_memory_errors_during_the_first_loads_and_in_large_tables():
     out = _util.run_python("""
         import _testcapi, gc, json, sys
         sys.path.insert(0, ".")
+        import _util
         from test_loads_adversarial import isojson
         seven = '{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7}'
         outcomes = set()
         for start in (1, 2, 3, 5, 8, 13, 40, 200):
-            _testcapi.set_nomemory(start, start + 50)
-            try:
-                isojson.loads(seven)
-                outcomes.add("ok")
-            except MemoryError:
-                outcomes.add("MemoryError")
-            finally:
-                _testcapi.remove_mem_hooks()
+            got = _util.call_with_failing_allocations(start, start + 50, isojson.loads, seven)
+            outcomes.add("MemoryError" if got is _util.OUT_OF_MEMORY else "ok")
             assert gc.isenabled()
         assert isojson.loads(seven) == json.loads(seven)
         direct = sys.getsizeof(isojson.loads(seven)) == sys.getsizeof(eval(seven))
@@ -390,14 +381,10 @@ def test_memory_errors_during_the_first_loads_and_in_large_tables():
             want = json.loads(doc)
             failed = 0
             for start in range(1, 6000, 97):
-                _testcapi.set_nomemory(start, start + 1)
-                try:
-                    got = isojson.loads(doc)
-                except MemoryError:
+                got = _util.call_with_failing_allocations(start, start + 1, isojson.loads, doc)
+                if got is _util.OUT_OF_MEMORY:
                     failed += 1
                     got = want
-                finally:
-                    _testcapi.remove_mem_hooks()
                 assert got == want and gc.isenabled()
             assert failed > 0
             assert isojson.loads(doc) == want
