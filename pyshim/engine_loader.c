@@ -165,10 +165,25 @@ static int copy_file(int src, int dst)
     }
 }
 
+/* Whether a library of this name is loaded. The dynamic loader returns a
+ * loaded library whose name equals the path given to dlopen without opening
+ * the file: a grandchild's "/proc/self/fd/4" would be its parent's copy,
+ * inherited and stale, whenever the descriptor numbers repeat (they do: the
+ * lowest free one, in the same descriptor table). */
+static int name_loaded(const char *path)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (h == NULL)
+        return 0;
+    dlclose(h);   /* the reference RTLD_NOLOAD took */
+    return 1;
+}
+
 /* A private copy of the engine file for a fork()ed child: an anonymous memory
- * file with the same bytes, so that dlopen maps it as a new library. Where
- * memfd_create or /proc is unavailable, a temporary file (unlinked once
- * mapped) does the same. */
+ * file with the same bytes, so that dlopen maps it as a new library, under a
+ * name no loaded library has (the memory file moves to another descriptor
+ * number until its /proc path is new). Where memfd_create or /proc is
+ * unavailable, a temporary file (unlinked once mapped) does the same. */
 static void *open_private_copy(char *why, size_t whylen)
 {
     struct stat st;
@@ -184,10 +199,17 @@ static void *open_private_copy(char *why, size_t whylen)
     if (mfd >= 0) {
         err = copy_file(src, mfd);
         snprintf(path, sizeof path, "/proc/self/fd/%d", mfd);
-        if (err == 0 && access(path, R_OK) == 0)
+        for (int tries = 0; err == 0 && mfd >= 0 && name_loaded(path) && tries < 1024; tries++) {
+            int next = fcntl(mfd, F_DUPFD_CLOEXEC, mfd + 1);
+            close(mfd);
+            mfd = next;
+            snprintf(path, sizeof path, "/proc/self/fd/%d", mfd);
+        }
+        if (err == 0 && mfd >= 0 && access(path, R_OK) == 0 && !name_loaded(path))
             h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         /* The mapping keeps the memory file alive; the descriptor is not needed. */
-        close(mfd);
+        if (mfd >= 0)
+            close(mfd);
         if (h != NULL) {
             close(src);
             return h;
@@ -196,6 +218,12 @@ static void *open_private_copy(char *why, size_t whylen)
     const char *dir = getenv("TMPDIR");
     snprintf(path, sizeof path, "%s/isojson_engine_XXXXXX", dir && dir[0] ? dir : "/tmp");
     int tfd = mkostemp(path, O_CLOEXEC);
+    if (tfd >= 0 && name_loaded(path)) {   /* a name an ancestor's copy had: another */
+        close(tfd);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/isojson_engine_XXXXXX", dir && dir[0] ? dir : "/tmp");
+        tfd = mkostemp(path, O_CLOEXEC);
+    }
     if (tfd < 0) {
         snprintf(why, whylen, "no private copy of %.200s after fork: memfd and %.200s: %s", engine_path, path,
                  strerror(errno));

@@ -52,6 +52,41 @@ def test_children_and_grandchildren_after_use():
     assert out.strip() == "ok"
 
 
+def test_every_generation_loads_its_own_copy():
+    """A child, grandchild and great-grandchild each run their own engine:
+    one more private copy mapped than their parent had, and Go threads of
+    their own. (A grandchild that dlopen()s "/proc/self/fd/N" under the name
+    its parent's copy was loaded with gets that stale copy back: it runs only
+    while nothing needs a second Go thread.)"""
+    out = run("""
+        import os, isojson
+
+        def state():
+            # Distinct files (device and inode) mapped as private copies.
+            copies = {tuple(line.split()[3:5]) for line in open("/proc/self/maps")
+                      if "isojson_engine" in line and "libisojson_engine.so" not in line}
+            return len(copies), len(os.listdir("/proc/self/task"))
+
+        def generation(depth):
+            assert isojson.loads(b"[1]") == [1]
+            copies, threads = state()
+            print(depth, copies, threads > 1, flush=True)
+            if depth < 3:
+                pid = os.fork()
+                if pid == 0:
+                    code = 1
+                    try:
+                        generation(depth + 1)
+                        code = 0
+                    finally:
+                        os._exit(code)
+                assert os.waitpid(pid, 0)[1] == 0
+
+        generation(0)
+    """)
+    assert out.split("\n")[:4] == ["0 0 True", "1 1 True", "2 2 True", "3 3 True"], out
+
+
 def test_fork_before_first_use():
     out = run("""
         import os, isojson
