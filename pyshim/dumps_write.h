@@ -61,6 +61,7 @@ static inline PyObject *dumps_write_bytes(dumps_ctx *c, isojson_buf *small)
     /* The walk has put every object's members in key order already
      * (dumps_sort.c), so the writer need not sort again. */
     uint32_t opts = c->opts & ~OPT_SORT_KEYS;
+    isojson_engine_pace(engine, c->tape.len * sizeof(uint64_t));
     if (c->tape.len < DIRECT_MIN_WORDS)
         return dumps_write_copied(c, engine, opts, small);
     return dumps_write_long(c, engine, opts, small);

@@ -111,6 +111,7 @@ static isojson_engine_api *resolve(void *handle, const char *path, char *why, si
     SYM(parse, "isojson_engine_parse");
     SYM(write, "isojson_engine_write");
     SYM(write_into, "isojson_engine_write_into");
+    SYM(yield, "isojson_engine_yield");
 #undef SYM
     isojson_engine_api *out = malloc(sizeof *out);
     if (out == NULL) {

@@ -8,6 +8,7 @@
  * Files by concern:
  *   module.c         module definition, state, methods table, constants
  *   engine_loader.c  dlopen of the Go engine at first use, fork handling
+ *   engine_pace.c    a yield to the Go scheduler every few ms (sysmon quiet)
  *   loads.c          loads(): input → engine parse → tape → Python objects
  *   loads_*.c        its parts: scratch memory, tape walk, str, key cache (loads.h)
  *   errors.c         JSONDecodeError (subclass of the interpreter's json.JSONDecodeError)
@@ -36,6 +37,7 @@ typedef struct isojson_engine_api {
                  isojson_buf *out, isojson_error *err);
     int (*write_into)(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
                       isojson_buf *out, isojson_grow_fn grow, void *ctx, isojson_error *err);
+    void (*yield)(void);
 } isojson_engine_api;
 
 /* Returns the engine for this process, loading it on first use and loading a
@@ -43,6 +45,11 @@ typedef struct isojson_engine_api {
  * RuntimeError set. Thread-safe; needs no GIL but the caller holds it when it
  * wants the exception. (engine_loader.c) */
 const isojson_engine_api *isojson_engine(void);
+
+/* Called before each parse or write of `work` bytes: every few milliseconds
+ * per thread, lets the Go scheduler see progress so that the Go runtime's
+ * monitor thread stays asleep (engine_pace.c). */
+void isojson_engine_pace(const isojson_engine_api *engine, size_t work);
 
 /* The backend index chosen for this process (ISOJSON_BACKEND or the default);
  * -1 with an exception set when ISOJSON_BACKEND names no usable backend. */

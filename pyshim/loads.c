@@ -115,6 +115,7 @@ PyObject *isojson_loads(PyObject *module, PyObject *obj)
         src = copy;
         immutable = 1;
     }
+    isojson_engine_pace(engine, (size_t)n);
     if (immutable && n >= NOGIL_MIN) {
         Py_BEGIN_ALLOW_THREADS
         rc = engine->parse(backend, src, (size_t)n, &s->tape, &err);

@@ -12,6 +12,7 @@
 //	exports.go     the //export functions: version, backends, choice of backend
 //	parse.go       isojson_engine_parse: input → backend → tape in C memory
 //	write.go       isojson_engine_write(_into): tape → JSON bytes in C memory
+//	scheduler.go   isojson_engine_yield: keeps the runtime's sysmon thread asleep
 //	cmemory.go     the backend.Allocator that grows buffers with C realloc
 //	callback_out.go  the one that grows write_into's output through the caller
 //	errors.go      panics and errors → return codes and isojson_error

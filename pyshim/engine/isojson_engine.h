@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 2: isojson_engine_write_into and isojson_grow_fn. */
-#define ISOJSON_ENGINE_ABI 2
+/* 2: isojson_engine_write_into and isojson_grow_fn. 3: isojson_engine_yield. */
+#define ISOJSON_ENGINE_ABI 3
 
 typedef struct isojson_tape {
     uint64_t *words;       /* entries; len used, cap allocated (in words) */
@@ -80,6 +80,10 @@ int isojson_engine_write(const isojson_tape *t, const uint8_t *input, size_t inp
  * out->len is 0. */
 int isojson_engine_write_into(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
                               isojson_buf *out, isojson_grow_fn grow, void *ctx, isojson_error *err);
+/* Lets the Go scheduler see the calling thread's use of the engine as
+ * progress (runtime.Gosched): called every few milliseconds of engine use per
+ * thread, it keeps the Go runtime's monitor thread asleep (scheduler.go). */
+void isojson_engine_yield(void);
 #endif
 
 /* Tape header layout (mirrors backend/tape.go). */
