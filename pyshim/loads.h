@@ -5,6 +5,7 @@
  *   loads_build.c    tape → Python objects, iteratively (no C recursion)
  *   loads_str.c      UTF-8 → str at its final width, in one pass
  *   loads_keys.c     the per-interpreter cache of short dict keys
+ *   loads_ints.h     repeated ints within one call share one object
  *   loads_shapes.c   the per-interpreter table of dict shapes (the keys of
  *                    repeated records, predicted: loads_shapes.h)
  *   loads_bytes.h    inline compare, copy and hash of short byte strings

@@ -12,6 +12,7 @@
  */
 #include "loads.h"
 #include "loads_dict.h"
+#include "loads_ints.h"
 #include "loads_shapes.h"
 
 #include <stdlib.h>
@@ -83,6 +84,8 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
     PyObject *const constants[3] = {Py_None, Py_False, Py_True};
     const int direct = isojson_dict_direct_check();
     (void)direct;  /* unused where ISOJSON_DICT_DIRECT is 0 */
+    isojson_int_cache ints;   /* repeated ints share one object (loads_ints.h) */
+    ints.seen = 0;
 
     if (end == 0)
         return bad_tape();
@@ -107,7 +110,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             i += 1;
             break;
         case ISOJSON_INT:
-            v = PyLong_FromLongLong((long long)(int64_t)w[i + 1]);
+            v = isojson_int(&ints, (int64_t)w[i + 1]);
             i += 2;
             break;
         case ISOJSON_UINT:
@@ -193,8 +196,10 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
 
         /* Place v in its container; close every container it completes. */
         for (;;) {
-            if (sp == 0)
+            if (sp == 0) {
+                isojson_int_cache_clear(&ints);
                 return v;
+            }
             isojson_frame *f = &frames[sp - 1];
             if (f->key == NULL) {
                 PyList_SET_ITEM(f->obj, f->pos, v);
@@ -318,6 +323,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
 malformed:
     bad_tape();
 fail:
+    isojson_int_cache_clear(&ints);
     while (sp > 0)
         frame_free(&frames[--sp]);
     return NULL;

@@ -10,7 +10,7 @@ import pytest
 import _util
 
 SUBSET = ["test_parity_dumps.py", "test_parity_loads.py", "test_errors.py", "test_threads.py",
-          "test_subinterpreters.py"]
+          "test_subinterpreters.py", "test_loads_ints.py"]
 
 
 @pytest.mark.debug_malloc
