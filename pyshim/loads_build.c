@@ -85,7 +85,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
     const int direct = isojson_dict_direct_check();
     (void)direct;  /* unused where ISOJSON_DICT_DIRECT is 0 */
     isojson_int_cache ints;   /* repeated ints share one object (loads_ints.h) */
-    ints.seen = 0;
+    isojson_int_cache_init(&ints);
 
     if (end == 0)
         return bad_tape();

@@ -1,7 +1,8 @@
 """Repeated integers in one loads() call share one int object
 (pyshim/loads_ints.h): a small direct-mapped table, switched on after the
-first 16 ints beyond CPython's small-int range, holding a reference to each
-int it keeps until the call ends.
+first 16 ints beyond CPython's small-int range (and off again when fewer
+than a quarter of 64 lookups hit), holding a reference to each int it keeps
+until the call ends.
 
 Whatever the table does, the values must be orjson's (same types, same
 numbers, also when two values fall into one slot or a repeated dict key
@@ -127,6 +128,27 @@ def test_repeated_ints_share_one_object():
     got = isojson.loads("[" + ",".join(["123456"] * 100) + "]")
     assert len({id(x) for x in got}) <= INTS_BEFORE_CACHE + 1
     assert got[-1] is got[-2]
+
+
+def test_distinct_values_then_repeats():
+    """Mostly distinct values switch the table off in the middle of a call:
+    the ints it held stay right, and none of its references is left."""
+    values = [10**6 + 13 * i for i in range(300)] + [424242] * 50 + [10**6 + 13 * i for i in range(40)]
+    doc = "[" + ",".join(map(str, values)) + "]"
+    got = isojson.loads(doc)
+    same(got, orjson.loads(doc))
+    refs, slots = _references_of(got)
+    assert refs == slots
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="object sharing is isojson's")
+def test_the_table_switches_off_for_distinct_values():
+    """After INTS_BEFORE_CACHE ints and 64 lookups without a hit, later
+    repeats are separate objects again (the table is off)."""
+    values = [10**6 + 13 * i for i in range(INTS_BEFORE_CACHE + 64)] + [424242] * 20
+    got = isojson.loads("[" + ",".join(map(str, values)) + "]")
+    assert got == values
+    assert len({id(x) for x in got[-20:]}) == 20
 
 
 @pytest.mark.skipif(not IS_ISOJSON, reason="object sharing is isojson's")
