@@ -617,6 +617,19 @@ def call_with_failing_allocations(start, stop, fn, *args):
         _testcapi.remove_mem_hooks()
 
 
+def count_out_of_memory(starts, width, check, fn, *args):
+    """call_with_failing_allocations(start, start + width, fn, *args) for
+    each start: how many raised MemoryError; check(result) on the others."""
+    failed = 0
+    for start in starts:
+        got = call_with_failing_allocations(start, start + width, fn, *args)
+        if got is OUT_OF_MEMORY:
+            failed += 1
+        elif check is not None:
+            check(got)
+    return failed
+
+
 def exec_in_interpreters(code, n):
     """Runs code in n new own-GIL sub-interpreters at once, each from a
     thread of its own, then closes them; returns what they raised (repr),

@@ -312,13 +312,7 @@ def test_allocation_failures_anywhere_in_a_build():
                + ",".join('"k%d":%d' % (i, i) for i in range(30)) + '},"a":2}')
         want = json.loads(doc)
         isojson.loads(doc)  # the engine, the check and the key cache first
-        failed = 0
-        for start in range(1, 400):
-            got = _util.call_with_failing_allocations(start, start + 3, isojson.loads, doc)
-            if got is _util.OUT_OF_MEMORY:
-                failed += 1
-            else:
-                same(got, want)
+        failed = _util.count_out_of_memory(range(1, 400), 3, lambda got: same(got, want), isojson.loads, doc)
         same(isojson.loads(doc), want)
         print(failed)
     """, 300)

@@ -197,13 +197,9 @@ def test_allocation_failures_with_the_table_on():
         doc = "[" + ",".join(map(str, values)) + ',{"a":[950001,950002],"a":950003}]'
         want = orjson.loads(doc)
         isojson.loads(doc)  # the engine and the dict check first
-        failed = 0
-        for start in range(1, 120):
-            got = _util.call_with_failing_allocations(start, start + 2, isojson.loads, doc)
-            if got is _util.OUT_OF_MEMORY:
-                failed += 1
-            else:
-                assert _util.same_value(got, want) is None
+        def check(got):
+            assert _util.same_value(got, want) is None
+        failed = _util.count_out_of_memory(range(1, 120), 2, check, isojson.loads, doc)
         gc.collect()
         got = isojson.loads(doc)
         assert _util.same_value(got, want) is None

@@ -299,10 +299,7 @@ def test_memory_errors_while_shapes_are_held():
         loaded = isojson.loads(doc_text([record(keys, i) for i in range(4)]))
         sd = next(k for k in loaded[3] if k == "sd")     # the key cache's str, which the shape holds
         refs = sys.getrefcount(sd)
-        failed = 0
-        for start in range(1, 60):
-            if _util.call_with_failing_allocations(start, start + 1, isojson.loads, text) is _util.OUT_OF_MEMORY:
-                failed += 1
+        failed = _util.count_out_of_memory(range(1, 60), 1, None, isojson.loads, text)
         assert failed > 20, failed
         assert sys.getrefcount(sd) == refs, (sys.getrefcount(sd), refs)
         check_doc([record(keys, i) for i in range(5)])
