@@ -5,7 +5,7 @@
  *   loads_build.c    tape → Python objects, iteratively (no C recursion)
  *   loads_str.c      UTF-8 → str at its final width, in one pass
  *   loads_keys.c     the per-interpreter cache of short dict keys
- *   loads_ints.h     repeated ints within one call share one object
+ *   loads_ints.c     repeated ints within one call share one object (loads_ints.h)
  *   loads_shapes.c   the per-interpreter table of dict shapes (the keys of
  *                    repeated records, predicted: loads_shapes.h)
  *   loads_bytes.h    inline compare, copy and hash of short byte strings
@@ -17,6 +17,7 @@
 #define ISOJSON_LOADS_H
 
 #include "isojson.h"
+#include "loads_ints.h"
 
 /* The character data of a str made by PyUnicode_New (always compact):
  * without the checks of PyUnicode_DATA, which handles every layout. */
@@ -42,6 +43,7 @@ typedef struct isojson_scratch {
     isojson_tape tape;
     isojson_frame *frames;
     size_t nframes;
+    isojson_int_cache ints;   /* empty between calls */
     int busy;      /* in use by a call on this thread (re-entry gets its own) */
     int cached;    /* the thread's cached scratch, not a one-off */
 } isojson_scratch;

@@ -84,8 +84,8 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
     PyObject *const constants[3] = {Py_None, Py_False, Py_True};
     const int direct = isojson_dict_direct_check();
     (void)direct;  /* unused where ISOJSON_DICT_DIRECT is 0 */
-    isojson_int_cache ints;   /* repeated ints share one object (loads_ints.h) */
-    isojson_int_cache_init(&ints);
+    isojson_int_cache *ints = &s->ints;   /* repeated ints share one object (loads_ints.h) */
+    isojson_int_cache_start(ints);
 
     if (end == 0)
         return bad_tape();
@@ -110,7 +110,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             i += 1;
             break;
         case ISOJSON_INT:
-            v = isojson_int(&ints, (int64_t)w[i + 1]);
+            v = isojson_int(ints, (int64_t)w[i + 1]);
             i += 2;
             break;
         case ISOJSON_UINT:
@@ -197,7 +197,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         /* Place v in its container; close every container it completes. */
         for (;;) {
             if (sp == 0) {
-                isojson_int_cache_clear(&ints);
+                isojson_int_cache_end(ints);
                 return v;
             }
             isojson_frame *f = &frames[sp - 1];
@@ -323,7 +323,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
 malformed:
     bad_tape();
 fail:
-    isojson_int_cache_clear(&ints);
+    isojson_int_cache_end(ints);
     while (sp > 0)
         frame_free(&frames[--sp]);
     return NULL;
