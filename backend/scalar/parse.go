@@ -74,12 +74,21 @@ value: // i < n
 		// else resumes in scanStringAt where this scan stopped.
 		j := i + 1
 		if useSIMD {
-			for j+16 <= n {
-				if m := stringSpecial16(src, j); m != 0 {
-					j += bits.TrailingZeros(m)
-					goto vdone
+			// The first step is peeled off the loop so that the operands
+			// are loaded before it: parse's gotos make its control flow
+			// irreducible, and the compiler then sinks loads used only in a
+			// loop into the loop (once a step).
+			if uint(j+16) <= uint(n) { // as uint: proves the load's slice
+				k := loadSpecials16()
+				m := k.first(src, j)
+				for m == 0 {
+					if j += 16; uint(j+16) > uint(n) {
+						goto vtail
+					}
+					m = k.first(src, j)
 				}
-				j += 16
+				j += bits.TrailingZeros(m)
+				goto vdone
 			}
 		} else {
 			if j+8 <= n {
@@ -91,6 +100,7 @@ value: // i < n
 			}
 			j += asciiBlocks(src, j) // longer ones: URLs, sentences
 		}
+	vtail:
 		for j+8 <= n {
 			if m := stringSpecial(load64(src, j)); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3

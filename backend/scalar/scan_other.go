@@ -22,3 +22,10 @@ func stringSpecial16(src []byte, j int) uint {
 	}
 	return 0
 }
+
+// specials16: the vector version's operands; here there are none.
+type specials16 struct{}
+
+func loadSpecials16() specials16 { return specials16{} }
+
+func (specials16) first(src []byte, j int) uint { return stringSpecial16(src, j) }
