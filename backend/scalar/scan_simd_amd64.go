@@ -64,3 +64,12 @@ func (k specials16) first(src []byte, j int) uint {
 	v := archsimd.LoadUint8x16Slice(src[j : j+16]).AsInt8x16()
 	return uint(v.Xor(k.two).Less(k.quoteLimit).Or(v.Equal(k.backslash)).ToBits())
 }
+
+// copyFirst is first that also stores the 16 bytes it scans at dst[0:16]
+// (unescapeString copies the text between escapes as it scans it).
+func (k specials16) copyFirst(dst *[16]byte, src []byte, j int) uint {
+	u := archsimd.LoadUint8x16Slice(src[j : j+16])
+	u.Store(dst)
+	v := u.AsInt8x16()
+	return uint(v.Xor(k.two).Less(k.quoteLimit).Or(v.Equal(k.backslash)).ToBits())
+}
