@@ -65,6 +65,7 @@ func parse(src []byte, t *backend.Tape, s *stack) error {
 
 value: // i < n
 	reserveEntry(t)
+valueReserved: // i < n, room for the value's entry
 	switch c := src[i]; c {
 	case '"':
 		// Plain ASCII strings are handled here: with the inline vector
@@ -267,7 +268,7 @@ next: // a value ended just before src[i]
 	return fail(src, i, backend.MsgExpectedArrayNext)
 
 key: // src[i] == '"'
-	reserveEntry(t)
+	reserveMember(t) // the key's entry and the value's
 	{
 		j := i + 1 // as for string values
 		// Tested as uint, as the slice in load64 is: it is then proven
@@ -288,16 +289,16 @@ key: // src[i] == '"'
 				appendASCII(t, i+1, j)
 				if byte(w>>16) > ' ' {
 					i = j + 2
-					goto value
+					goto valueReserved
 				}
 				if byte(w>>16) == ' ' && byte(w>>24) > ' ' {
 					i = j + 3
-					goto value
+					goto valueReserved
 				}
 				if i = skipSpace(src, j+2); uint(i) >= uint(n) {
 					return failEnd(src)
 				}
-				goto value
+				goto valueReserved
 			}
 		}
 		if uint(j) < uint(n) && src[j] == '"' {
@@ -317,12 +318,12 @@ key: // src[i] == '"'
 	// here, saving skipSpace its call.
 	if i+2 < n && src[i+1] == ' ' && src[i+2] > ' ' {
 		i += 2
-		goto value
+		goto valueReserved
 	}
 	if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 		return failEnd(src)
 	}
-	goto value
+	goto valueReserved
 
 close: // the container at tape index at ended just before src[i]
 	t.Words[at+1] = uint64(len(t.Words))
