@@ -7,8 +7,9 @@
 // as orjson 3.13 decides (strict RFC 8259, UTF-8 only, 1024 levels) and
 // reporting orjson's error message and byte offset. The pipeline:
 //
-//	parse.go         the structural state machine (explicit stack, no
-//	                 recursion), with plain ASCII strings handled inline
+//	parse.go         the structural state machine (no recursion: the open
+//	                 containers are linked through the tape), with plain
+//	                 ASCII strings handled inline
 //	whitespace.go    skipping space, \t, \n, \r (indentation a word at a time)
 //	string.go        strings: SWAR scan of plain runs, UTF-8 validation with
 //	                 code point count and class from a lead-byte table
@@ -27,6 +28,7 @@
 // checks the whole input only when it is about to report an error, so that
 // invalid UTF-8 anywhere is reported first, as orjson does.
 //
-// The parser allocates nothing per value: it appends to the caller's tape
-// (reused between calls) and keeps its container stack in a pooled array.
+// The parser allocates nothing: it appends to the caller's tape (reused
+// between calls), which also holds, while a container is open, the index of
+// the container around it.
 package scalar

@@ -3,6 +3,7 @@ package scalar
 import (
 	"github.com/isojson/isojson/backend"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -52,6 +53,48 @@ func TestDigitHelpers(t *testing.T) {
 			v, _ := strconv.ParseUint("0"+string(b[:k]), 10, 64)
 			if got := digitsValue(w, k); got != v {
 				t.Fatalf("digitsValue(%q, %d) = %d, want %d", b, k, got, v)
+			}
+		}
+	}
+}
+
+// TestStringSpecialExhaustive: every byte value at every position of the
+// word, after a run of any one plain byte (where a borrow could start) and
+// before random bytes, is found exactly when it ends plain ASCII text.
+func TestStringSpecialExhaustive(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for pos := 0; pos < 8; pos++ {
+		for c := 0; c < 256; c++ {
+			for fill := byte(0x20); fill < 0x80; fill++ {
+				if fill == '"' || fill == '\\' {
+					continue
+				}
+				var b [8]byte
+				for j := range b {
+					switch {
+					case j < pos:
+						b[j] = fill
+					case j == pos:
+						b[j] = byte(c)
+					default:
+						b[j] = byte(r.IntN(256))
+					}
+				}
+				want := 8
+				for j, x := range b {
+					if x == '"' || x == '\\' || x < 0x20 || x >= 0x80 {
+						want = j
+						break
+					}
+				}
+				m := stringSpecial(load64(b[:], 0))
+				got := 8
+				if m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if got != want {
+					t.Fatalf("stringSpecial(%q): first special at %d, want %d", b, got, want)
+				}
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package scalar
 
 import (
 	"math/bits"
-	"sync"
 
 	"github.com/isojson/isojson/backend"
 )
@@ -15,16 +14,6 @@ func init() {
 	backend.Register(&backend.Backend{Name: "scalar", Rank: 100, Parser: Parser{}})
 }
 
-// stack holds the tape index of each enclosing container's header while a
-// nested one is parsed; pooled so that Parse allocates nothing. A
-// container's element count is kept in its header as it grows, and its kind
-// says whether it is an object, so an index is all the state there is: few
-// values stay live across the calls to the string and number scanners (Go
-// saves every register around a call).
-type stack [backend.MaxDepth]int
-
-var stacks = sync.Pool{New: func() any { return new(stack) }}
-
 // Parse implements backend.Parser.
 func (Parser) Parse(src []byte, t *backend.Tape) error {
 	if len(src) == 0 {
@@ -33,17 +22,21 @@ func (Parser) Parse(src []byte, t *backend.Tape) error {
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		return fail(src, 0, backend.MsgBOM)
 	}
-	s := stacks.Get().(*stack)
-	err := parse(src, t, s)
-	stacks.Put(s)
-	return err
+	return parse(src, t)
 }
 
 // parse is the structural state machine. Each label is a state: value (a
 // value starts at src[i]), next (a value just ended), key (an object key
 // starts at src[i]) and close (the innermost container just ended). The
-// current container's state lives in locals; enclosing ones in s.
-func parse(src []byte, t *backend.Tape, s *stack) error {
+// current container's state lives in locals. The enclosing ones need only
+// the tape index of their header (a container's element count is kept in
+// its header as it grows, and its kind says whether it is an object), and
+// that is kept in the tape too: in the second word of the inner
+// container's header, which holds its end only once it is closed. So there
+// is no stack to fetch from a pool for each parse, nor a pointer to it to
+// keep in a register (or reload: Go saves every register around a call,
+// and parse's calls to the string and number scanners are many).
+func parse(src []byte, t *backend.Tape) error {
 	// Capacity cut to the length: the loads' slices (load64's src[j:j+8])
 	// are checked against cap(src), which is then the same value as n, so
 	// the loop tests below prove them (and cap takes no register of its own).
@@ -65,6 +58,7 @@ func parse(src []byte, t *backend.Tape, s *stack) error {
 
 value: // i < n
 	reserveEntry(t)
+valueReserved: // i < n, room for the value's entry
 	switch c := src[i]; c {
 	case '"':
 		// Plain ASCII strings are handled here: with the inline vector
@@ -74,12 +68,21 @@ value: // i < n
 		// else resumes in scanStringAt where this scan stopped.
 		j := i + 1
 		if useSIMD {
-			for j+16 <= n {
-				if m := stringSpecial16(src, j); m != 0 {
-					j += bits.TrailingZeros(m)
-					goto vdone
+			// The first step is peeled off the loop so that the operands
+			// are loaded before it: parse's gotos make its control flow
+			// irreducible, and the compiler then sinks loads used only in a
+			// loop into the loop (once a step).
+			if uint(j+16) <= uint(n) { // as uint: proves the load's slice
+				k := loadSpecials16()
+				m := k.first(src, j)
+				for m == 0 {
+					if j += 16; uint(j+16) > uint(n) {
+						goto vtail
+					}
+					m = k.first(src, j)
 				}
-				j += 16
+				j += bits.TrailingZeros(m)
+				goto vdone
 			}
 		} else {
 			if j+8 <= n {
@@ -91,6 +94,7 @@ value: // i < n
 			}
 			j += asciiBlocks(src, j) // longer ones: URLs, sentences
 		}
+	vtail:
 		for j+8 <= n {
 			if m := stringSpecial(load64(src, j)); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3
@@ -106,16 +110,16 @@ value: // i < n
 			return err
 		}
 	case '[', '{':
-		if uint(depth) >= backend.MaxDepth { // as uint: s[depth] needs no check
+		if depth >= backend.MaxDepth {
 			return fail(src, i+1, backend.MsgDepth)
 		}
-		s[depth] = at
 		depth++
+		parent := uint64(at) // kept where close finds it, see parse
 		at = len(t.Words)
 		if c == '{' {
-			put2(t, uint64(backend.KindObject)<<backend.KindShift, 0)
+			put2(t, uint64(backend.KindObject)<<backend.KindShift, parent)
 		} else {
-			put2(t, uint64(backend.KindArray)<<backend.KindShift, 0)
+			put2(t, uint64(backend.KindArray)<<backend.KindShift, parent)
 		}
 		i++
 		if uint(i) >= uint(n) || src[i] <= ' ' { // white space: skipSpace, with line breaks inline
@@ -257,7 +261,7 @@ next: // a value ended just before src[i]
 	return fail(src, i, backend.MsgExpectedArrayNext)
 
 key: // src[i] == '"'
-	reserveEntry(t)
+	reserveMember(t) // the key's entry and the value's
 	{
 		j := i + 1 // as for string values
 		// Tested as uint, as the slice in load64 is: it is then proven
@@ -278,16 +282,16 @@ key: // src[i] == '"'
 				appendASCII(t, i+1, j)
 				if byte(w>>16) > ' ' {
 					i = j + 2
-					goto value
+					goto valueReserved
 				}
 				if byte(w>>16) == ' ' && byte(w>>24) > ' ' {
 					i = j + 3
-					goto value
+					goto valueReserved
 				}
 				if i = skipSpace(src, j+2); uint(i) >= uint(n) {
 					return failEnd(src)
 				}
-				goto value
+				goto valueReserved
 			}
 		}
 		if uint(j) < uint(n) && src[j] == '"' {
@@ -307,17 +311,20 @@ key: // src[i] == '"'
 	// here, saving skipSpace its call.
 	if i+2 < n && src[i+1] == ' ' && src[i+2] > ' ' {
 		i += 2
-		goto value
+		goto valueReserved
 	}
 	if i = skipSpace(src, i+1); uint(i) >= uint(n) {
 		return failEnd(src)
 	}
-	goto value
+	goto valueReserved
 
 close: // the container at tape index at ended just before src[i]
-	t.Words[at+1] = uint64(len(t.Words))
-	depth--
-	at = s[uint(depth)%backend.MaxDepth] // depth >= 0 here; the mask spares a bounds check
+	{
+		parent := t.Words[at+1]
+		t.Words[at+1] = uint64(len(t.Words))
+		depth--
+		at = int(parent)
+	}
 	goto next
 }
 

@@ -22,3 +22,15 @@ func stringSpecial16(src []byte, j int) uint {
 	}
 	return 0
 }
+
+// specials16: the vector version's operands; here there are none.
+type specials16 struct{}
+
+func loadSpecials16() specials16 { return specials16{} }
+
+func (specials16) first(src []byte, j int) uint { return stringSpecial16(src, j) }
+
+func (specials16) copyFirst(dst *[16]byte, src []byte, j int) uint {
+	*dst = [16]byte(src[j : j+16])
+	return stringSpecial16(src, j)
+}

@@ -33,21 +33,43 @@ var useSIMD = archsimd.X86.AVX2()
 // The compare operands, broadcast once (only on a CPU that has the
 // instructions): parse then loads each from memory in one instruction,
 // where a broadcast in place took three.
-var vecQuote, vecBackslash, vecSpace archsimd.Int8x16
+var vecTwo, vecQuoteLimit, vecBackslash archsimd.Int8x16
 
 func init() {
 	if useSIMD {
-		vecQuote = archsimd.BroadcastInt8x16('"')
+		vecTwo = archsimd.BroadcastInt8x16(2)
+		vecQuoteLimit = archsimd.BroadcastInt8x16(0x21)
 		vecBackslash = archsimd.BroadcastInt8x16('\\')
-		vecSpace = archsimd.BroadcastInt8x16(' ')
 	}
 }
 
+// specials16 holds stringSpecial16's compare operands: loaded once before a
+// scan loop (loadSpecials16), they stay in vector registers for all its
+// steps instead of being loaded again from memory at each one.
+type specials16 struct{ two, quoteLimit, backslash archsimd.Int8x16 }
+
+func loadSpecials16() specials16 { return specials16{vecTwo, vecQuoteLimit, vecBackslash} }
+
 // stringSpecial16 flags the bytes of src[j:j+16] that end plain ASCII
-// string content ('"', '\\', < 0x20, >= 0x80), bit k for src[j+k]: as
-// signed bytes, the non-ASCII ones are negative, so one signed compare
-// with 0x20 finds them and the control characters together.
-func stringSpecial16(src []byte, j int) uint {
+// string content ('"', '\\', < 0x20, >= 0x80), bit k for src[j+k].
+func stringSpecial16(src []byte, j int) uint { return loadSpecials16().first(src, j) }
+
+// first is stringSpecial16 with the operands at hand. As signed bytes, the
+// non-ASCII ones are negative, so one signed compare finds them and the
+// control characters together; and flipping bit 1 first moves '"' (0x22)
+// to 0x20 while it keeps 0..0x1F and the negative bytes where they were,
+// so the same compare (x^2 < 0x21) finds the quote too: one compare and
+// one OR fewer a step than testing for '"' apart.
+func (k specials16) first(src []byte, j int) uint {
 	v := archsimd.LoadUint8x16Slice(src[j : j+16]).AsInt8x16()
-	return uint(v.Equal(vecQuote).Or(v.Equal(vecBackslash)).Or(v.Less(vecSpace)).ToBits())
+	return uint(v.Xor(k.two).Less(k.quoteLimit).Or(v.Equal(k.backslash)).ToBits())
+}
+
+// copyFirst is first that also stores the 16 bytes it scans at dst[0:16]
+// (unescapeString copies the text between escapes as it scans it).
+func (k specials16) copyFirst(dst *[16]byte, src []byte, j int) uint {
+	u := archsimd.LoadUint8x16Slice(src[j : j+16])
+	u.Store(dst)
+	v := u.AsInt8x16()
+	return uint(v.Xor(k.two).Less(k.quoteLimit).Or(v.Equal(k.backslash)).ToBits())
 }

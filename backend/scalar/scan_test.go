@@ -11,7 +11,8 @@ import (
 // the window, with other bytes before and after it.
 
 // TestStringSpecial16: the lowest flag is the first byte that ends plain
-// ASCII string content, or there is none.
+// ASCII string content, or there is none; copyFirst gives the same flags
+// and copies the 16 bytes.
 func TestStringSpecial16(t *testing.T) {
 	if simdBuild && !simdAvailable {
 		t.Skip("the vector stringSpecial16 needs AVX2, which this CPU lacks")
@@ -32,6 +33,10 @@ func TestStringSpecial16(t *testing.T) {
 					}
 				}
 				m := stringSpecial16(b, 3)
+				var dst [16]byte
+				if cm := loadSpecials16().copyFirst(&dst, b, 3); cm != m || string(dst[:]) != string(b[3:3+16]) {
+					t.Fatalf("copyFirst(%q, 3) = %#x, copied %q; stringSpecial16 %#x", b, cm, dst, m)
+				}
 				got := 16
 				if m != 0 {
 					got = bits.TrailingZeros(m)

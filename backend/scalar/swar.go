@@ -27,13 +27,15 @@ const (
 
 // stringSpecial flags (in each byte's high bit) the bytes of w that end a run
 // of plain ASCII string content: '"', '\\', control characters (< 0x20) and
-// non-ASCII bytes (>= 0x80). x-ones sets a byte's high bit when the byte was
-// 0 (the byte equals the searched one) or was >= 0x81; w itself flags the
-// bytes >= 0x80, so the non-ASCII false hits are real hits. A borrow only
-// leaves a byte that underflowed, so bytes above the first hit may be flagged
-// falsely but the lowest flag is always exact: use only that one.
+// non-ASCII bytes (>= 0x80). x - ones*c sets a byte's high bit when the byte
+// was below c or was >= 0x80+c; w itself flags the bytes >= 0x80, so the
+// non-ASCII false hits are real hits. Flipping bit 1 first moves '"' (0x22)
+// to 0x20 and keeps 0..0x1F among 0..0x1F, so one subtraction of 0x21 finds
+// the quote and the control characters together (the other ASCII bytes,
+// 0x20, 0x21 and 0x23..0x7F, become 0x21..0x7F); a backslash becomes 0 after
+// its own XOR. A borrow only leaves a byte that underflowed, so bytes above
+// the first hit may be flagged falsely but the lowest flag is always exact:
+// use only that one.
 func stringSpecial(w uint64) uint64 {
-	quote := w ^ (ones * '"')
-	slash := w ^ (ones * '\\')
-	return ((quote - ones) | (slash - ones) | (w - ones*0x20) | w) & highs
+	return (((w ^ ones*2) - ones*0x21) | ((w ^ ones*'\\') - ones) | w) & highs
 }

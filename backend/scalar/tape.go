@@ -17,6 +17,14 @@ func reserveEntry(t *backend.Tape) {
 	}
 }
 
+// reserveMember reserves room for an object member's two entries, its key
+// and its value: parse goes on from the key to the value with one check.
+func reserveMember(t *backend.Tape) {
+	if cap(t.Words)-len(t.Words) < 2*entryRoom {
+		t.ReserveWords(2 * entryRoom)
+	}
+}
+
 // The puts extend t.Words by reslicing it in place (t.Words = t.Words[:k]),
 // which the compiler turns into a store of the length alone: assigning a
 // slice built elsewhere would store the pointer too, and a pointer store to

@@ -1,6 +1,7 @@
 package scalar
 
 import (
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/isojson/isojson/backend"
@@ -62,41 +63,61 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 		}
 
 		// Copy the text up to the next special byte: plain ASCII (the
-		// usual text between escapes) by the cheaper scan, the rest by
-		// scanText.
+		// usual text between escapes) as it is scanned, each block stored
+		// whole to the arena before its special byte is looked for, then
+		// the arena cut back to just before it (no copy call per run, and
+		// nothing to do for a run that is empty, as between \r and \n);
+		// the rest by scanText.
 		k := j
 		if useSIMD { // 16 bytes a step, as in parse
-			for k+16 <= n {
-				if m := stringSpecial16(src, k); m != 0 {
-					k += bits.TrailingZeros(m)
+			sp := loadSpecials16()
+			for uint(k+16) <= uint(n) {
+				reserveArena(t, 16)
+				a := len(t.Arena)
+				m := sp.copyFirst((*[16]byte)(t.Arena[a:a+16]), src, k)
+				if m != 0 {
+					d := bits.TrailingZeros(m)
+					t.Arena = t.Arena[:a+d]
+					k += d
 					goto runEnd
 				}
+				t.Arena = t.Arena[:a+16]
 				k += 16
 			}
 		}
-		for k+8 <= n { // asciiRun, inlined by hand for the common case
-			if m := stringSpecial(load64(src, k)); m != 0 {
-				k += bits.TrailingZeros64(m) >> 3
+		for uint(k+8) <= uint(n) {
+			reserveArena(t, 8)
+			a := len(t.Arena)
+			w := load64(src, k)
+			binary.LittleEndian.PutUint64(t.Arena[a:a+8], w)
+			if m := stringSpecial(w); m != 0 {
+				d := int(bits.TrailingZeros64(m) >> 3)
+				t.Arena = t.Arena[:a+d]
+				k += d
 				goto runEnd
 			}
+			t.Arena = t.Arena[:a+8]
 			k += 8
 		}
+		j = k // the last few bytes of input
 		k = asciiRun(src, k)
+		appendArena(t, src[j:k])
 	runEnd:
 		if k < n && src[k] >= 0x80 {
 			var cont int
 			var cl backend.Class
 			var ok bool
+			j = k
 			if k, cont, cl, ok = scanText(src, k); !ok {
 				return 0, failUTF8()
 			}
 			class = max(class, cl)
 			extra += cont
+			appendArena(t, src[j:k])
 		}
 		if k == n {
 			return 0, failEnd(src)
 		}
-		appendArena(t, src[j:k])
 		j = k
 		switch c := src[j]; {
 		case c == '"':
