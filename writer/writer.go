@@ -188,6 +188,12 @@ const (
 	copyMask    = 0xff<<backend.KindShift | backend.CleanBit | 3<<backend.WidthShift
 	cleanUTF8   = uint64(backend.KindString)<<backend.KindShift | backend.CleanBit
 	storageMask = 0xf << backend.StorageShift
+
+	// shortExternalMask picks the bits that make a String clean UTF-8
+	// External text of under 32 (shortText) bytes: kind, storage, clean,
+	// width and the length's bits from 32 up.
+	shortExternalMask = copyMask | storageMask | backend.LenMask&^(shortText-1)
+	shortExternal     = cleanUTF8 | uint64(backend.StorageExternal)<<backend.StorageShift
 )
 
 // compact writes the value at i to buf with no whitespace and keys in tape
@@ -217,12 +223,17 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 	buf = e.room(buf, memberRoom)
 	for {
 		// The value at i; there is room for a scalar or a short string.
-		var after byte // what follows short text: ':' after a key
+		var p unsafe.Pointer // the text that short copies
 		h := e.words[i]
 		switch k := backend.Kind(h >> backend.KindShift); k {
 		case backend.KindString:
+			if h&shortExternalMask == shortExternal {
+				p = *(*unsafe.Pointer)(unsafe.Pointer(&e.words[i+1]))
+				goto short
+			}
 			if n := int(h & backend.LenMask); h&copyMask == cleanUTF8 {
 				if n <= shortText {
+					p = e.textAddr(h, i, n)
 					goto short
 				}
 				buf = e.room(buf, n+2)
@@ -337,24 +348,63 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			continue
 		}
 	key:
-		// The key at i and its colon.
+		// The key at i and its colon. dumps hands over nearly every key
+		// as External clean UTF-8 of under 32 bytes: one mask test for
+		// all of that, and the text's address is the entry's next word.
 		h = e.words[i]
-		if h&copyMask != cleanUTF8 || h&backend.LenMask > shortText {
+		if h&shortExternalMask == shortExternal {
+			p = *(*unsafe.Pointer)(unsafe.Pointer(&e.words[i+1]))
+		} else if h&copyMask == cleanUTF8 && h&backend.LenMask <= shortText {
+			p = e.textAddr(h, i, int(h&backend.LenMask))
+		} else {
 			e.buf = buf
 			i = e.key(i)
 			e.grow(1 + scalarRoom)
 			buf = append(e.buf, ':')
 			continue
 		}
-		after = ':'
-	short:
-		// Clean UTF-8 text of up to shortText bytes, a key or a value,
-		// between quotes (and the key's colon), copied with overlapping
-		// 16-, 8- or 4-byte words that read nothing outside the text:
-		// External text from Python has no room after it.
 		{
 			n := int(h & backend.LenMask)
-			p := e.textAddr(h, i, n)
+			l := len(buf)
+			out := buf[l : l+shortText+3]
+			d := unsafe.Pointer(&out[1])
+			// Overlapping 16-, 8- or 4-byte words that read nothing
+			// outside the text (External text from Python has no room
+			// after it). The same copy is in the value case below:
+			// as a function it is too big to inline, and a call costs
+			// more than the copy.
+			switch {
+			case n >= 16:
+				a, b := load64(p), load64(unsafe.Add(p, 8))
+				c, f := load64(unsafe.Add(p, n-16)), load64(unsafe.Add(p, n-8))
+				store64(d, a)
+				store64(unsafe.Add(d, 8), b)
+				store64(unsafe.Add(d, n-16), c)
+				store64(unsafe.Add(d, n-8), f)
+			case n >= 8:
+				a, b := load64(p), load64(unsafe.Add(p, n-8))
+				store64(d, a)
+				store64(unsafe.Add(d, n-8), b)
+			case n >= 4:
+				a, b := load32(p), load32(unsafe.Add(p, n-4))
+				store32(d, a)
+				store32(unsafe.Add(d, n-4), b)
+			case n > 0:
+				a, b, c := *(*byte)(p), *(*byte)(unsafe.Add(p, n/2)), *(*byte)(unsafe.Add(p, n-1))
+				*(*byte)(d), *(*byte)(unsafe.Add(d, n/2)), *(*byte)(unsafe.Add(d, n-1)) = a, b, c
+			}
+			out[0] = '"'
+			// The closing quote and the colon in one store.
+			store16(unsafe.Add(d, n), '"'|':'<<8)
+			buf = buf[:l+n+3]
+			i += backend.RefWords
+		}
+		continue
+	short:
+		// Clean UTF-8 text of up to shortText bytes at p, a value,
+		// between quotes, copied as the key case above copies.
+		{
+			n := int(h & backend.LenMask)
 			l := len(buf)
 			out := buf[l : l+shortText+3]
 			d := unsafe.Pointer(&out[1])
@@ -375,18 +425,13 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 				store32(d, a)
 				store32(unsafe.Add(d, n-4), b)
 			case n > 0:
-				s := unsafe.Slice((*byte)(p), n)
-				out[1], out[1+n/2], out[n] = s[0], s[n/2], s[n-1]
+				a, b, c := *(*byte)(p), *(*byte)(unsafe.Add(p, n/2)), *(*byte)(unsafe.Add(p, n-1))
+				*(*byte)(d), *(*byte)(unsafe.Add(d, n/2)), *(*byte)(unsafe.Add(d, n-1)) = a, b, c
 			}
 			out[0] = '"'
-			out[n+1] = '"'
-			out[n+2] = after
-			i += backend.RefWords
-			if after != 0 {
-				buf = buf[:l+n+3]
-				continue
-			}
+			*(*byte)(unsafe.Add(d, n)) = '"'
 			buf = buf[:l+n+2]
+			i += backend.RefWords
 		}
 		goto next
 	}
