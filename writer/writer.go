@@ -236,11 +236,14 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 					p = e.textAddr(h, i, n)
 					goto short
 				}
+				// The address before the room check: h is then dead
+				// across the possible call, and is not spilled for
+				// every value at the loop's top.
+				p := e.textAddr(h, i, n)
 				buf = e.room(buf, n+2)
 				l := len(buf)
 				buf = buf[:l+n+2]
 				buf[l] = '"'
-				p := e.textAddr(h, i, n)
 				if n <= 64 {
 					// Most URLs: the first and the last 32 bytes, no
 					// memmove call.
@@ -311,10 +314,11 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			// Verbatim UTF-8 (a Fragment, a numpy float32 row): one copy
 			// here, not the general text path's call chain.
 			if n := int(h & backend.LenMask); backend.Width(h>>backend.WidthShift&3) == backend.WidthUTF8 {
+				p := e.textAddr(h, i, n)
 				buf = e.room(buf, n)
 				l := len(buf)
 				buf = buf[:l+n]
-				copy(buf[l:], unsafe.Slice((*byte)(e.textAddr(h, i, n)), n))
+				copy(buf[l:], unsafe.Slice((*byte)(p), n))
 			} else {
 				buf = e.textTo(buf, k, i)
 			}
