@@ -136,9 +136,18 @@ const scalarRoom = maxFloatLen
 // shortText bytes with quotes and a key's colon.
 const shortKeyRoom = shortText + 3
 
+// valueRoom is what the compact walk has at each value: a scalar, a
+// container's two brackets, or a clean string of up to midText bytes
+// with its quotes.
+const valueRoom = max(scalarRoom, midText+2)
+
+// midText is the longest clean text that the compact walk copies with
+// word moves, with no room check of its own: URLs, hashes, dates.
+const midText = 64
+
 // memberRoom is reserved once per object member on the compact path: the
-// comma, a short key, and a scalar value (or a container's bracket).
-const memberRoom = 1 + shortKeyRoom + scalarRoom
+// comma, a short key, and a value's room.
+const memberRoom = 1 + shortKeyRoom + valueRoom
 
 // room returns buf with room for n more bytes. The compact walk keeps the
 // output slice in a local variable (a register) and passes it in and out
@@ -236,18 +245,13 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 					p = e.textAddr(h, i, n)
 					goto short
 				}
-				// The address before the room check: h is then dead
-				// across the possible call, and is not spilled for
-				// every value at the loop's top.
 				p := e.textAddr(h, i, n)
-				buf = e.room(buf, n+2)
-				l := len(buf)
-				buf = buf[:l+n+2]
-				buf[l] = '"'
-				if n <= 64 {
+				if n <= midText {
 					// Most URLs: the first and the last 32 bytes, no
-					// memmove call.
-					d := unsafe.Pointer(&buf[l+1])
+					// memmove call, in the value's room.
+					l := len(buf)
+					out := buf[l : l+midText+2]
+					d := unsafe.Pointer(&out[1])
 					a, b := load64(p), load64(unsafe.Add(p, 8))
 					c, f := load64(unsafe.Add(p, 16)), load64(unsafe.Add(p, 24))
 					q := unsafe.Add(p, n-32)
@@ -262,10 +266,20 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 					store64(unsafe.Add(r, 8), x)
 					store64(unsafe.Add(r, 16), y)
 					store64(unsafe.Add(r, 24), z)
+					out[0] = '"'
+					*(*byte)(unsafe.Add(d, n)) = '"'
+					buf = buf[:l+n+2]
 				} else {
+					// The address was taken before the room check: h
+					// is then dead across the possible call, and is not
+					// spilled for every value at the loop's top.
+					buf = e.room(buf, n+2)
+					l := len(buf)
+					buf = buf[:l+n+2]
+					buf[l] = '"'
 					copy(buf[l+1:l+1+n], unsafe.Slice((*byte)(p), n))
+					buf[l+n+1] = '"'
 				}
-				buf[l+n+1] = '"'
 			} else {
 				buf = e.textTo(buf, k, i)
 			}
@@ -363,7 +377,7 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 		} else {
 			e.buf = buf
 			i = e.key(i)
-			e.grow(1 + scalarRoom)
+			e.grow(1 + valueRoom)
 			buf = append(e.buf, ':')
 			continue
 		}
