@@ -205,7 +205,7 @@ func TestMemberRoomWithinCapacity(t *testing.T) {
 			if escaped && keyLen > 0 {
 				key = key[:keyLen-1] + `\n`
 			}
-			for _, valueLen := range []int{31, 32, 33, 48, 63, 64, 65, 70} {
+			for _, valueLen := range []int{31, 32, 33, 48, 63, 64, 65, 70, 96, 127, 128, 129, 140} {
 				v := text(valueLen, 'v')
 				src := []byte(`{"` + key + `":"` + v + `","` + key + `":["` + v + `"],"` + key + `":"` + v + `"}`)
 				tp := &backend.Tape{}

@@ -143,7 +143,7 @@ const valueRoom = max(scalarRoom, midText+2)
 
 // midText is the longest clean text that the compact walk copies with
 // word moves, with no room check of its own: URLs, hashes, dates.
-const midText = 64
+const midText = 128
 
 // memberRoom is reserved once per object member on the compact path: the
 // comma, a short key, and a value's room.
@@ -247,25 +247,22 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 				}
 				p := e.textAddr(h, i, n)
 				if n <= midText {
-					// Most URLs: the first and the last 32 bytes, no
-					// memmove call, in the value's room.
+					// URLs, hashes, dates, titles: 32-byte blocks, the
+					// last ones overlapping, no memmove call, in the
+					// value's room.
 					l := len(buf)
 					out := buf[l : l+midText+2]
 					d := unsafe.Pointer(&out[1])
-					a, b := load64(p), load64(unsafe.Add(p, 8))
-					c, f := load64(unsafe.Add(p, 16)), load64(unsafe.Add(p, 24))
-					q := unsafe.Add(p, n-32)
-					w, x := load64(q), load64(unsafe.Add(q, 8))
-					y, z := load64(unsafe.Add(q, 16)), load64(unsafe.Add(q, 24))
-					store64(d, a)
-					store64(unsafe.Add(d, 8), b)
-					store64(unsafe.Add(d, 16), c)
-					store64(unsafe.Add(d, 24), f)
-					r := unsafe.Add(d, n-32)
-					store64(r, w)
-					store64(unsafe.Add(r, 8), x)
-					store64(unsafe.Add(r, 16), y)
-					store64(unsafe.Add(r, 24), z)
+					copy16p(d, p)
+					copy16p(unsafe.Add(d, 16), unsafe.Add(p, 16))
+					if n > 64 {
+						copy16p(unsafe.Add(d, 32), unsafe.Add(p, 32))
+						copy16p(unsafe.Add(d, 48), unsafe.Add(p, 48))
+						copy16p(unsafe.Add(d, n-64), unsafe.Add(p, n-64))
+						copy16p(unsafe.Add(d, n-48), unsafe.Add(p, n-48))
+					}
+					copy16p(unsafe.Add(d, n-32), unsafe.Add(p, n-32))
+					copy16p(unsafe.Add(d, n-16), unsafe.Add(p, n-16))
 					out[0] = '"'
 					*(*byte)(unsafe.Add(d, n)) = '"'
 					buf = buf[:l+n+2]
@@ -453,6 +450,14 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 		}
 		goto next
 	}
+}
+
+// copy16p copies 16 bytes from p to d, which do not overlap: two loads,
+// then two stores (an array move of unsafe pointers is a memmove call).
+func copy16p(d, p unsafe.Pointer) {
+	a, b := load64(p), load64(unsafe.Add(p, 8))
+	store64(d, a)
+	store64(unsafe.Add(d, 8), b)
 }
 
 // literals are null, false and true (in Kind order) as little-endian words.
