@@ -216,10 +216,10 @@ const (
 // slice, the index and the innermost container stay in registers (Go saves
 // no register across a call, so every value live in the loop is spilled
 // around each call: the tape and the stack are read through e instead);
-// room is checked once per member (comma, a short key, a scalar or short
-// string value), and clean UTF-8 text of up to 32 bytes, keys and values
-// alike, is copied with a few overlapping word moves instead of a memmove
-// call.
+// room is checked once per member (comma, a short key, a scalar or a
+// string value of up to midText bytes), and clean UTF-8 keys of up to 32
+// bytes and values of up to midText bytes are copied with a few
+// overlapping word moves instead of a memmove call.
 func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 	// top is the innermost open container as end<<1 | isObject; the
 	// outer ones are on e.stack, which changes only when a container
