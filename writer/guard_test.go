@@ -2,6 +2,7 @@ package writer
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -185,6 +186,46 @@ func TestTranscodeStaysWithinCapacity(t *testing.T) {
 			g.guardsIntact(t, "Latin-1")
 			if !utf8.Valid(got) {
 				t.Fatalf("Latin-1 %x (escape %v) gives invalid UTF-8 %q", l1, escape, got)
+			}
+		}
+	}
+}
+
+// TestMemberRoomWithinCapacity writes members whose key and string value
+// together nearly fill the room the compact walk reserves per member
+// (keys of up to and past shortText bytes, some with an escape that takes
+// the key's long path; clean values around midText bytes, which are
+// copied with no room check of their own), from every start size, so
+// that a reservation one byte short meets a guard zone.
+func TestMemberRoomWithinCapacity(t *testing.T) {
+	text := func(n int, c byte) string { return string(bytes.Repeat([]byte{c}, n)) }
+	for _, keyLen := range []int{0, 1, 3, 8, 16, 24, 30, 31, 32, 33, 40} {
+		for _, escaped := range []bool{false, true} {
+			key := text(keyLen, 'k')
+			if escaped && keyLen > 0 {
+				key = key[:keyLen-1] + `\n`
+			}
+			for _, valueLen := range []int{31, 32, 33, 48, 63, 64, 65, 70, 96, 127, 128, 129, 140} {
+				v := text(valueLen, 'v')
+				src := []byte(`{"` + key + `":"` + v + `","` + key + `":["` + v + `"],"` + key + `":"` + v + `"}`)
+				tp := &backend.Tape{}
+				if err := (scalar.Parser{}).Parse(src, tp); err != nil {
+					t.Fatal(err)
+				}
+				ext := &backend.Tape{Words: append([]uint64(nil), tp.Words...), Arena: tp.Arena}
+				externalRefs(t, ext, src, false)
+				for _, flags := range []Flags{0, Indent2} {
+					want := Append(nil, tp, src, flags)
+					for start := 0; start <= len(want)+1; start++ {
+						what := fmt.Sprintf("key %d (escaped %v) value %d flags %d start %d", keyLen, escaped, valueLen, flags, start)
+						if got := writeGuarded(t, what, tp, src, flags, start); !bytes.Equal(got, want) {
+							t.Fatalf("%s: other text than Append", what)
+						}
+						if got := writeGuarded(t, what+" (External)", ext, nil, flags, start); !bytes.Equal(got, want) {
+							t.Fatalf("%s (External): other text than the parsed tape", what)
+						}
+					}
+				}
 			}
 		}
 	}

@@ -136,9 +136,18 @@ const scalarRoom = maxFloatLen
 // shortText bytes with quotes and a key's colon.
 const shortKeyRoom = shortText + 3
 
+// valueRoom is what the compact walk has at each value: a scalar, a
+// container's two brackets, or a clean string of up to midText bytes
+// with its quotes.
+const valueRoom = max(scalarRoom, midText+2)
+
+// midText is the longest clean text that the compact walk copies with
+// word moves, with no room check of its own: URLs, hashes, dates.
+const midText = 128
+
 // memberRoom is reserved once per object member on the compact path: the
-// comma, a short key, and a scalar value (or a container's bracket).
-const memberRoom = 1 + shortKeyRoom + scalarRoom
+// comma, a short key, and a value's room.
+const memberRoom = 1 + shortKeyRoom + valueRoom
 
 // room returns buf with room for n more bytes. The compact walk keeps the
 // output slice in a local variable (a register) and passes it in and out
@@ -188,6 +197,12 @@ const (
 	copyMask    = 0xff<<backend.KindShift | backend.CleanBit | 3<<backend.WidthShift
 	cleanUTF8   = uint64(backend.KindString)<<backend.KindShift | backend.CleanBit
 	storageMask = 0xf << backend.StorageShift
+
+	// shortExternalMask picks the bits that make a String clean UTF-8
+	// External text of under 32 (shortText) bytes: kind, storage, clean,
+	// width and the length's bits from 32 up.
+	shortExternalMask = copyMask | storageMask | backend.LenMask&^(shortText-1)
+	shortExternal     = cleanUTF8 | uint64(backend.StorageExternal)<<backend.StorageShift
 )
 
 // compact writes the value at i to buf with no whitespace and keys in tape
@@ -201,10 +216,10 @@ const (
 // slice, the index and the innermost container stay in registers (Go saves
 // no register across a call, so every value live in the loop is spilled
 // around each call: the tape and the stack are read through e instead);
-// room is checked once per member (comma, a short key, a scalar or short
-// string value), and clean UTF-8 text of up to 32 bytes, keys and values
-// alike, is copied with a few overlapping word moves instead of a memmove
-// call.
+// room is checked once per member (comma, a short key, a scalar or a
+// string value of up to midText bytes), and clean UTF-8 keys of up to 32
+// bytes and values of up to midText bytes are copied with a few
+// overlapping word moves instead of a memmove call.
 func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 	// top is the innermost open container as end<<1 | isObject; the
 	// outer ones are on e.stack, which changes only when a container
@@ -217,41 +232,51 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 	buf = e.room(buf, memberRoom)
 	for {
 		// The value at i; there is room for a scalar or a short string.
-		var after byte // what follows short text: ':' after a key
+		var p unsafe.Pointer // the text that short copies
 		h := e.words[i]
 		switch k := backend.Kind(h >> backend.KindShift); k {
 		case backend.KindString:
+			if h&shortExternalMask == shortExternal {
+				p = *(*unsafe.Pointer)(unsafe.Pointer(&e.words[i+1]))
+				goto short
+			}
 			if n := int(h & backend.LenMask); h&copyMask == cleanUTF8 {
 				if n <= shortText {
+					p = e.textAddr(h, i, n)
 					goto short
 				}
-				buf = e.room(buf, n+2)
-				l := len(buf)
-				buf = buf[:l+n+2]
-				buf[l] = '"'
 				p := e.textAddr(h, i, n)
-				if n <= 64 {
-					// Most URLs: the first and the last 32 bytes, no
-					// memmove call.
-					d := unsafe.Pointer(&buf[l+1])
-					a, b := load64(p), load64(unsafe.Add(p, 8))
-					c, f := load64(unsafe.Add(p, 16)), load64(unsafe.Add(p, 24))
-					q := unsafe.Add(p, n-32)
-					w, x := load64(q), load64(unsafe.Add(q, 8))
-					y, z := load64(unsafe.Add(q, 16)), load64(unsafe.Add(q, 24))
-					store64(d, a)
-					store64(unsafe.Add(d, 8), b)
-					store64(unsafe.Add(d, 16), c)
-					store64(unsafe.Add(d, 24), f)
-					r := unsafe.Add(d, n-32)
-					store64(r, w)
-					store64(unsafe.Add(r, 8), x)
-					store64(unsafe.Add(r, 16), y)
-					store64(unsafe.Add(r, 24), z)
+				if n <= midText {
+					// URLs, hashes, dates, titles: 32-byte blocks, the
+					// last ones overlapping, no memmove call, in the
+					// value's room.
+					l := len(buf)
+					out := buf[l : l+midText+2]
+					d := unsafe.Pointer(&out[1])
+					copy16p(d, p)
+					copy16p(unsafe.Add(d, 16), unsafe.Add(p, 16))
+					if n > 64 {
+						copy16p(unsafe.Add(d, 32), unsafe.Add(p, 32))
+						copy16p(unsafe.Add(d, 48), unsafe.Add(p, 48))
+						copy16p(unsafe.Add(d, n-64), unsafe.Add(p, n-64))
+						copy16p(unsafe.Add(d, n-48), unsafe.Add(p, n-48))
+					}
+					copy16p(unsafe.Add(d, n-32), unsafe.Add(p, n-32))
+					copy16p(unsafe.Add(d, n-16), unsafe.Add(p, n-16))
+					out[0] = '"'
+					*(*byte)(unsafe.Add(d, n)) = '"'
+					buf = buf[:l+n+2]
 				} else {
+					// The address was taken before the room check: h
+					// is then dead across the possible call, and is not
+					// spilled for every value at the loop's top.
+					buf = e.room(buf, n+2)
+					l := len(buf)
+					buf = buf[:l+n+2]
+					buf[l] = '"'
 					copy(buf[l+1:l+1+n], unsafe.Slice((*byte)(p), n))
+					buf[l+n+1] = '"'
 				}
-				buf[l+n+1] = '"'
 			} else {
 				buf = e.textTo(buf, k, i)
 			}
@@ -300,10 +325,11 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			// Verbatim UTF-8 (a Fragment, a numpy float32 row): one copy
 			// here, not the general text path's call chain.
 			if n := int(h & backend.LenMask); backend.Width(h>>backend.WidthShift&3) == backend.WidthUTF8 {
+				p := e.textAddr(h, i, n)
 				buf = e.room(buf, n)
 				l := len(buf)
 				buf = buf[:l+n]
-				copy(buf[l:], unsafe.Slice((*byte)(e.textAddr(h, i, n)), n))
+				copy(buf[l:], unsafe.Slice((*byte)(p), n))
 			} else {
 				buf = e.textTo(buf, k, i)
 			}
@@ -337,24 +363,63 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			continue
 		}
 	key:
-		// The key at i and its colon.
+		// The key at i and its colon. dumps hands over nearly every key
+		// as External clean UTF-8 of under 32 bytes: one mask test for
+		// all of that, and the text's address is the entry's next word.
 		h = e.words[i]
-		if h&copyMask != cleanUTF8 || h&backend.LenMask > shortText {
+		if h&shortExternalMask == shortExternal {
+			p = *(*unsafe.Pointer)(unsafe.Pointer(&e.words[i+1]))
+		} else if h&copyMask == cleanUTF8 && h&backend.LenMask <= shortText {
+			p = e.textAddr(h, i, int(h&backend.LenMask))
+		} else {
 			e.buf = buf
 			i = e.key(i)
-			e.grow(1 + scalarRoom)
+			e.grow(1 + valueRoom)
 			buf = append(e.buf, ':')
 			continue
 		}
-		after = ':'
-	short:
-		// Clean UTF-8 text of up to shortText bytes, a key or a value,
-		// between quotes (and the key's colon), copied with overlapping
-		// 16-, 8- or 4-byte words that read nothing outside the text:
-		// External text from Python has no room after it.
 		{
 			n := int(h & backend.LenMask)
-			p := e.textAddr(h, i, n)
+			l := len(buf)
+			out := buf[l : l+shortText+3]
+			d := unsafe.Pointer(&out[1])
+			// Overlapping 16-, 8- or 4-byte words that read nothing
+			// outside the text (External text from Python has no room
+			// after it). The same copy is in the value case below:
+			// as a function it is too big to inline, and a call costs
+			// more than the copy.
+			switch {
+			case n >= 16:
+				a, b := load64(p), load64(unsafe.Add(p, 8))
+				c, f := load64(unsafe.Add(p, n-16)), load64(unsafe.Add(p, n-8))
+				store64(d, a)
+				store64(unsafe.Add(d, 8), b)
+				store64(unsafe.Add(d, n-16), c)
+				store64(unsafe.Add(d, n-8), f)
+			case n >= 8:
+				a, b := load64(p), load64(unsafe.Add(p, n-8))
+				store64(d, a)
+				store64(unsafe.Add(d, n-8), b)
+			case n >= 4:
+				a, b := load32(p), load32(unsafe.Add(p, n-4))
+				store32(d, a)
+				store32(unsafe.Add(d, n-4), b)
+			case n > 0:
+				a, b, c := *(*byte)(p), *(*byte)(unsafe.Add(p, n/2)), *(*byte)(unsafe.Add(p, n-1))
+				*(*byte)(d), *(*byte)(unsafe.Add(d, n/2)), *(*byte)(unsafe.Add(d, n-1)) = a, b, c
+			}
+			out[0] = '"'
+			// The closing quote and the colon in one store.
+			store16(unsafe.Add(d, n), '"'|':'<<8)
+			buf = buf[:l+n+3]
+			i += backend.RefWords
+		}
+		continue
+	short:
+		// Clean UTF-8 text of up to shortText bytes at p, a value,
+		// between quotes, copied as the key case above copies.
+		{
+			n := int(h & backend.LenMask)
 			l := len(buf)
 			out := buf[l : l+shortText+3]
 			d := unsafe.Pointer(&out[1])
@@ -375,21 +440,24 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 				store32(d, a)
 				store32(unsafe.Add(d, n-4), b)
 			case n > 0:
-				s := unsafe.Slice((*byte)(p), n)
-				out[1], out[1+n/2], out[n] = s[0], s[n/2], s[n-1]
+				a, b, c := *(*byte)(p), *(*byte)(unsafe.Add(p, n/2)), *(*byte)(unsafe.Add(p, n-1))
+				*(*byte)(d), *(*byte)(unsafe.Add(d, n/2)), *(*byte)(unsafe.Add(d, n-1)) = a, b, c
 			}
 			out[0] = '"'
-			out[n+1] = '"'
-			out[n+2] = after
-			i += backend.RefWords
-			if after != 0 {
-				buf = buf[:l+n+3]
-				continue
-			}
+			*(*byte)(unsafe.Add(d, n)) = '"'
 			buf = buf[:l+n+2]
+			i += backend.RefWords
 		}
 		goto next
 	}
+}
+
+// copy16p copies 16 bytes from p to d, which do not overlap: two loads,
+// then two stores (an array move of unsafe pointers is a memmove call).
+func copy16p(d, p unsafe.Pointer) {
+	a, b := load64(p), load64(unsafe.Add(p, 8))
+	store64(d, a)
+	store64(unsafe.Add(d, 8), b)
 }
 
 // literals are null, false and true (in Kind order) as little-endian words.
