@@ -115,12 +115,15 @@ PyObject *isojson_loads(PyObject *module, PyObject *obj)
         src = copy;
         immutable = 1;
     }
-    isojson_engine_pace(engine, (size_t)n);
     if (immutable && n >= NOGIL_MIN) {
+        /* The pacing yield too without the GIL: it waits for another Go
+         * thread to hand the P back, and other Python threads need not. */
         Py_BEGIN_ALLOW_THREADS
+        isojson_engine_pace(engine, (size_t)n);
         rc = engine->parse(backend, src, (size_t)n, &s->tape, &err);
         Py_END_ALLOW_THREADS
     } else {
+        isojson_engine_pace(engine, (size_t)n);
         rc = engine->parse(backend, src, (size_t)n, &s->tape, &err);
     }
 
