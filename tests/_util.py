@@ -683,6 +683,24 @@ def run_python(code, timeout, *args, env=None):
     return stdout
 
 
+def pytest_in_child(files, timeout, marks="not debug_malloc", deselect=None, **env):
+    """Runs pytest on files (names in this directory) in a fresh Python whose
+    environment adds env (PYTHONMALLOC="debug", say), with tests marked
+    against marks and, when given, the -k expression deselect; fails the
+    calling test unless they all pass."""
+    args = ["-q", "-p", "no:cacheprovider"]
+    if marks:
+        args += ["-m", marks]
+    if deselect:
+        args += ["-k", deselect]
+    out = run_python("""
+        import sys
+        import pytest
+        sys.exit(pytest.main(sys.argv[1:]))
+    """, timeout, *args, *files, env=child_env(**env))
+    assert " passed" in out and " failed" not in out, out[-3000:]
+
+
 def _tail(s, n=6000):
     if isinstance(s, bytes):
         s = s.decode("utf-8", "replace")

@@ -15,13 +15,7 @@ SUBSET = ["test_parity_dumps.py", "test_parity_loads.py", "test_errors.py", "tes
 
 @pytest.mark.debug_malloc
 def test_suite_subset_under_pythonmalloc_debug():
-    out = _util.run_python("""
-        import sys
-        import pytest
-        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-m", "not debug_malloc",
-                              "-k", "not create_use_destroy_200_cycles", *sys.argv[1:]]))
-    """, 900, *SUBSET, env=_util.child_env(PYTHONMALLOC="debug"))
-    assert " passed" in out and " failed" not in out, out[-3000:]
+    _util.pytest_in_child(SUBSET, 900, deselect="not create_use_destroy_200_cycles", PYTHONMALLOC="debug")
 
 
 def test_child_really_runs_with_debug_malloc():

@@ -277,9 +277,4 @@ def test_growth_that_cannot_get_memory_raises_memory_error():
 def test_this_file_under_pythonmalloc_debug():
     """Everything above again with the debug allocators, which check every
     object allocation for the GIL and for writes past its end."""
-    out = _util.run_python("""
-        import sys
-        import pytest
-        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-m", "not debug_malloc", *sys.argv[1:]]))
-    """, 1200, os.path.abspath(__file__), env=_util.child_env(PYTHONMALLOC="debug"))
-    assert " passed" in out and " failed" not in out, out[-3000:]
+    _util.pytest_in_child([os.path.abspath(__file__)], 1200, PYTHONMALLOC="debug")

@@ -655,9 +655,5 @@ def test_dumps_of_loaded_then_mutated_dicts(n):
 def test_this_file_under_pythonmalloc_debug():
     """The debug allocator's guard bytes and freed-memory poisoning catch a
     table or str written past its end, or used after CPython freed it."""
-    out = _util.run_python("""
-        import sys
-        import pytest
-        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-m", "not debug_malloc and not slow", *sys.argv[1:]]))
-    """, 900, "test_loads_adversarial.py", env=_util.child_env(PYTHONMALLOC="debug"))
-    assert " passed" in out and " failed" not in out, out[-3000:]
+    _util.pytest_in_child(["test_loads_adversarial.py"], 900, marks="not debug_malloc and not slow",
+                          PYTHONMALLOC="debug")

@@ -377,9 +377,4 @@ def test_first_loads_racing_in_subinterpreters():
 
 @pytest.mark.debug_malloc
 def test_this_file_under_pythonmalloc_debug():
-    out = _util.run_python("""
-        import sys
-        import pytest
-        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-m", "not debug_malloc", *sys.argv[1:]]))
-    """, 900, "test_loads_containers.py", env=_util.child_env(PYTHONMALLOC="debug"))
-    assert " passed" in out and " failed" not in out, out[-3000:]
+    _util.pytest_in_child(["test_loads_containers.py"], 900, PYTHONMALLOC="debug")

@@ -447,20 +447,9 @@ def test_eight_threads():
 def test_without_direct_tables():
     """ISOJSON_DICT_DIRECT=0: PyDict_SetItem and no shapes, the same
     objects."""
-    out = _util.run_python("""
-        import pytest, sys
-        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-m", "not debug_malloc",
-                              "-k", "not without_direct", "test_loads_shapes.py"]))
-    """, 600, env=_util.child_env(ISOJSON_DICT_DIRECT="0"))
-    assert " passed" in out and " failed" not in out, out[-3000:]
+    _util.pytest_in_child(["test_loads_shapes.py"], 600, deselect="not without_direct", ISOJSON_DICT_DIRECT="0")
 
 
 @pytest.mark.debug_malloc
 def test_this_file_under_pythonmalloc_debug():
-    out = _util.run_python("""
-        import sys
-        import pytest
-        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-m", "not debug_malloc",
-                              "-k", "not without_direct", *sys.argv[1:]]))
-    """, 900, "test_loads_shapes.py", env=_util.child_env(PYTHONMALLOC="debug"))
-    assert " passed" in out and " failed" not in out, out[-3000:]
+    _util.pytest_in_child(["test_loads_shapes.py"], 900, deselect="not without_direct", PYTHONMALLOC="debug")

@@ -341,9 +341,4 @@ def test_this_file_under_pythonmalloc_debug():
     """This file again with PYTHONMALLOC=debug: an overrun of a str's buffer
     by the inline copies or decoders, or a use of a freed (0xDD-filled)
     cached key, crashes or gives wrong strings there."""
-    out = _util.run_python("""
-        import sys
-        import pytest
-        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "-m", "not debug_malloc", *sys.argv[1:]]))
-    """, 900, __file__, env=_util.child_env(PYTHONMALLOC="debug"))
-    assert " passed" in out and " failed" not in out, out[-3000:]
+    _util.pytest_in_child([__file__], 900, PYTHONMALLOC="debug")

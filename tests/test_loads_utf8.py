@@ -128,9 +128,5 @@ def test_twitter_like_text():
 @pytest.mark.skipif(os.environ.get("ISOJSON_UTF8_CHILD") == "1", reason="already the child run")
 @pytest.mark.parametrize("simd", ["0", "1"])
 def test_again_with_kernel_forced_under_debug_malloc(simd):
-    out = _util.run_python("""
-        import sys
-        import pytest
-        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "test_loads_utf8.py"]))
-    """, 900, env=_util.child_env(PYTHONMALLOC="debug", ISOJSON_UTF8_SIMD=simd, ISOJSON_UTF8_CHILD="1"))
-    assert " passed" in out and " failed" not in out, out[-3000:]
+    _util.pytest_in_child(["test_loads_utf8.py"], 900, marks=None, PYTHONMALLOC="debug", ISOJSON_UTF8_SIMD=simd,
+                          ISOJSON_UTF8_CHILD="1")
