@@ -11,7 +11,6 @@
  * predicted ones, until one differs.
  */
 #include "loads.h"
-#include "loads_bytes.h"
 #include "loads_dict.h"
 #include "loads_ints.h"
 #include "loads_shapes.h"
@@ -130,16 +129,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             const uint8_t *p = ref_text(t, input, h, w[i + 1], n);
             if (p == NULL)
                 goto malformed;
-            if (((h >> ISOJSON_CLASS_SHIFT) & 3) == ISOJSON_ASCII && n >= 2) {
-                /* Most values: ASCII, made here without the call (callgrind:
-                 * 1.3% of loads(github)); 1-char strs are CPython's cached
-                 * ones (loads_str.c). */
-                v = PyUnicode_New((Py_ssize_t)n, 0x7f);
-                if (v != NULL)
-                    isojson_bytes_copy(ISOJSON_ASCII_DATA(v), p, n);
-            } else {
-                v = isojson_str_from_utf8(p, n, (size_t)w[i + 2], (int)(h >> ISOJSON_CLASS_SHIFT) & 3);
-            }
+            v = isojson_str_from_utf8(p, n, (size_t)w[i + 2], (int)(h >> ISOJSON_CLASS_SHIFT) & 3);
             i += 3;
             break;
         }

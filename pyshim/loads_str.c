@@ -161,16 +161,8 @@ static inline Py_UCS4 decode_one(const uint8_t *s, size_t n, size_t *i)
 DECODE_WIDE(ucs2, Py_UCS2, 0xffff, isojson_utf8_simd_ucs2)
 DECODE_WIDE(ucs4, Py_UCS4, 0x10ffff, isojson_utf8_simd_ucs4)
 
-PyObject *isojson_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cls)
+PyObject *isojson_str_from_utf8_wide(const uint8_t *s, size_t n, size_t chars, int cls)
 {
-    if (cls == ISOJSON_ASCII) {
-        if (n == 1)
-            return PyUnicode_FromOrdinal(s[0]);   /* CPython's cached 1-char str */
-        PyObject *u = PyUnicode_New((Py_ssize_t)n, 0x7f);
-        if (u != NULL)
-            isojson_bytes_copy(ISOJSON_ASCII_DATA(u), s, n);
-        return u;
-    }
     if (chars == 1 && n >= 2 && s[0] >= 0xc2) {
         /* One character: CPython's cached str for Latin-1 ones, as its own
          * decoder gives. */
