@@ -15,6 +15,9 @@
  * for every call of 4 KiB or more and for every 16th smaller one (a small
  * call costs a counter increment). A thread that calls rarely does not yield
  * often, and needs it less: its P sits idle between calls.
+ *
+ * What sysmon does when calls resume after a pause is the other half:
+ * engine_loader.c starts the runtime's threads with a timer slack for it.
  */
 #include "isojson.h"
 
