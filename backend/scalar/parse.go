@@ -210,7 +210,7 @@ next: // a value ended just before src[i]
 			// The one space of ", " before a key (github.json has it
 			// after every member) is skipped here, saving skipSpace its
 			// call.
-			if i+2 < n && src[i+1] == ' ' && src[i+2] == '"' {
+			if uint(i+3) <= uint(n) && load16(src, i+1) == ' '|'"'<<8 { // as uint: proves the load
 				i += 2
 				goto key
 			}
@@ -277,7 +277,7 @@ key: // src[i] == '"'
 		// and then the value, or one space and the value, tested from one
 		// 4-byte load without skipSpace's calls. (Bytes i+1..j-1 were all
 		// scanned: a quote at j ends a plain key, as below.)
-		if j+4 <= n {
+		if uint(j+4) <= uint(n) { // as uint: proves the load
 			if w := load32(src, j); w&0xFFFF == '"'|':'<<8 {
 				appendASCII(t, i+1, j)
 				if byte(w>>16) > ' ' {
