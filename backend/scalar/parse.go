@@ -54,9 +54,6 @@ func parse(src []byte, t *backend.Tape) error {
 		at    int    // tape index of the innermost one's header
 		head  uint64 // its header, as next last wrote it
 		err   error
-		// keyLens[depth<<4 | member index] is the length of the last key
-		// seen there: the prediction of the next one's, see key.
-		keyLens [256]uint8
 	)
 
 value: // i < n
@@ -120,8 +117,7 @@ valueReserved: // i < n, room for the value's entry
 		parent := uint64(at) // kept where close finds it, see parse
 		at = len(t.Words)
 		if c == '{' {
-			head = uint64(backend.KindObject) << backend.KindShift // member index 0, for key
-			put2(t, head, parent)
+			put2(t, uint64(backend.KindObject)<<backend.KindShift, parent)
 		} else {
 			put2(t, uint64(backend.KindArray)<<backend.KindShift, parent)
 		}
@@ -267,14 +263,6 @@ next: // a value ended just before src[i]
 key: // src[i] == '"'
 	reserveMember(t) // the key's entry and the value's
 	{
-		// The key's length is predicted: the same as the last key at this
-		// depth and member index (objects of one shape repeat their keys).
-		// Each scan starts where the one before ended, and that chain of
-		// loads and compares is what the parse's speed depends on; when the
-		// prediction holds (the CPU predicts the test j == jp below), the
-		// value's scan starts from jp, which does not wait for the key's.
-		slot := &keyLens[(depth<<4|int(head&15))&255]
-		jp := i + 1 + int(*slot)
 		j := i + 1 // as for string values
 		// Tested as uint, as the slice in load64 is: it is then proven
 		// (only the overflow test j <= j+8 is left).
@@ -290,25 +278,6 @@ key: // src[i] == '"'
 		// 4-byte load without skipSpace's calls. (Bytes i+1..j-1 were all
 		// scanned: a quote at j ends a plain key, as below.)
 		if uint(j+4) <= uint(n) { // as uint: proves the load
-			if j == jp {
-				// As below, from jp: the same index, known earlier.
-				if uint(jp+4) <= uint(n) {
-					if w := load32(src, jp); w&0xFFFF == '"'|':'<<8 {
-						if byte(w>>16) > ' ' {
-							appendASCII(t, i+1, jp)
-							i = jp + 2
-							goto valueReserved
-						}
-						if byte(w>>16) == ' ' && byte(w>>24) > ' ' {
-							appendASCII(t, i+1, jp)
-							i = jp + 3
-							goto valueReserved
-						}
-					}
-				}
-			} else {
-				*slot = uint8(j - i - 1) // longer keys: a wrong prediction, no harm
-			}
 			if w := load32(src, j); w&0xFFFF == '"'|':'<<8 {
 				appendASCII(t, i+1, j)
 				if byte(w>>16) > ' ' {
