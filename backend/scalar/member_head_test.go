@@ -77,3 +77,28 @@ func sameParse(t *testing.T, src, ref string, ins int) {
 		t.Fatalf("%q differs from %q: %v", src, ref, err)
 	}
 }
+
+// TestMemberSeparators covers the fast path for ", " between members
+// (parse.go, state next: one space then the next key's quote, from one
+// two-byte load) and its fallbacks: every doc is compared with the same doc
+// with one more space after the comma, which the fast path never takes,
+// also cut at every length (the load at the end of the input).
+func TestMemberSeparators(t *testing.T) {
+	values := []string{"1", `"v"`, "[]", "{}", "true", `"\n"`}
+	afters := []string{` "b":2}`, ` "b": [3]}`, ` "b\"c":2}`, ` "é":2}`, "  \"b\":2}", ` }`, ` "`, ` 1}`, ` ,`, ` "b"}`,
+		"\n\"b\":2}", " \n \"b\":2}", "\t\"b\":2}", `"b":2}`, ` `, ``}
+	for _, value := range values {
+		for _, after := range afters {
+			head := `{"a":` + value + ","
+			src := head + after
+			sameParse(t, src, head+" "+after, len(head))
+			for cut := 1; cut < len(src); cut++ {
+				ref := src[:cut]
+				if cut >= len(head) {
+					ref = head + " " + src[len(head):cut]
+				}
+				sameParse(t, src[:cut], ref, len(head))
+			}
+		}
+	}
+}

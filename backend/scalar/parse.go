@@ -210,7 +210,7 @@ next: // a value ended just before src[i]
 			// The one space of ", " before a key (github.json has it
 			// after every member) is skipped here, saving skipSpace its
 			// call.
-			if i+2 < n && src[i+1] == ' ' && src[i+2] == '"' {
+			if uint(i+3) <= uint(n) && load16(src, i+1) == ' '|'"'<<8 { // as uint: proves the load
 				i += 2
 				goto key
 			}
@@ -264,6 +264,18 @@ key: // src[i] == '"'
 	reserveMember(t) // the key's entry and the value's
 	{
 		j := i + 1 // as for string values
+		// The first word (most keys end in it) is loaded at i+1 and its end
+		// is i+1 plus the count: one instruction each, where the loop's j
+		// was an addition more, on the path from one token to the next
+		// (each scan starts where the one before ended: the parse's speed
+		// is that chain's latency, not the instructions off it).
+		if uint(i+9) <= uint(n) {
+			if m := stringSpecial(load64(src, i+1)); m != 0 {
+				j = i + 1 + bits.TrailingZeros64(m)>>3
+				goto keyScanned
+			}
+			j = i + 9
+		}
 		// Tested as uint, as the slice in load64 is: it is then proven
 		// (only the overflow test j <= j+8 is left).
 		for uint(j+8) <= uint(n) {
@@ -273,11 +285,12 @@ key: // src[i] == '"'
 			}
 			j += 8
 		}
+	keyScanned:
 		// The usual member head: a plain key's closing quote, the colon
 		// and then the value, or one space and the value, tested from one
 		// 4-byte load without skipSpace's calls. (Bytes i+1..j-1 were all
 		// scanned: a quote at j ends a plain key, as below.)
-		if j+4 <= n {
+		if uint(j+4) <= uint(n) { // as uint: proves the load
 			if w := load32(src, j); w&0xFFFF == '"'|':'<<8 {
 				appendASCII(t, i+1, j)
 				if byte(w>>16) > ' ' {

@@ -17,6 +17,8 @@ func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+
 
 func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4]) }
 
+func load16(b []byte, i int) uint16 { return binary.LittleEndian.Uint16(b[i : i+2]) }
+
 // The literals as load32 reads them ("alse": false's first byte is already
 // matched, and it has five).
 const (
