@@ -23,7 +23,7 @@ static size_t keys_bytes(uint8_t log2_size, uint8_t log2_index_bytes)
            sizeof(isojson_dict_entry) * (size_t)isojson_dict_usable((size_t)1 << log2_size);
 }
 
-isojson_dict_keys *isojson_dict_keys_new(Py_ssize_t n)
+isojson_dict_keys *isojson_dict_keys_new_bare(Py_ssize_t n)
 {
     uint8_t log2_size = log2_size_for(n);
     /* 1-byte indexes below 2^8 slots, 2-byte below 2^16 (the most this
@@ -41,7 +41,14 @@ isojson_dict_keys *isojson_dict_keys_new(Py_ssize_t n)
     dk->dk_version = 0;
     dk->dk_usable = isojson_dict_usable((size_t)1 << log2_size);
     dk->dk_nentries = 0;
-    memset(dk->dk_indices, 0xff, (size_t)1 << log2_index_bytes);  /* DKIX_EMPTY */
+    return dk;
+}
+
+isojson_dict_keys *isojson_dict_keys_new(Py_ssize_t n)
+{
+    isojson_dict_keys *dk = isojson_dict_keys_new_bare(n);
+    if (dk != NULL)
+        isojson_dict_clear_indices(dk);
     return dk;
 }
 

@@ -119,6 +119,7 @@ isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *d
 
 void isojson_dict_index_entries(isojson_dict_keys *dk)
 {
+    isojson_dict_clear_indices(dk);   /* a table from isojson_dict_keys_new_bare has none set */
     isojson_dict_entry *e = isojson_dict_entries(dk);
     size_t mask = ((size_t)1 << dk->dk_log2_size) - 1;
     for (Py_ssize_t ix = 0; ix < dk->dk_nentries; ix++) {

@@ -144,8 +144,8 @@ static inline void isojson_dict_take_shape_indices(isojson_dict_keys *dk, const 
     memcpy(dk->dk_indices, sh->indices, sh->index_bytes);
 }
 
-/* A shape-built dict met a key the shape did not predict: the table, empty
- * of indexes, takes those of its entries so far (distinct keys, in order,
+/* A shape-built dict met a key the shape did not predict: the table (its
+ * index slots set or not) takes the indexes of its entries so far (distinct keys, in order,
  * as insertdict placed them), so that isojson_dict_put can go on. */
 void isojson_dict_index_entries(isojson_dict_keys *dk);
 
