@@ -38,8 +38,9 @@
  *
  * Shapes live in module state (per interpreter, next to the key cache they
  * depend on) and hold references to their keys. A fixed table of
- * ISOJSON_SHAPE_SLOTS shapes of at most ISOJSON_SHAPE_MAX members bounds
- * their memory (at most about 300 KiB: 1.2 KiB a shape of 64 members). A
+ * ISOJSON_SHAPE_SLOTS shapes (2-way sets) of at most ISOJSON_SHAPE_MAX
+ * members bounds their memory (at most about 600 KiB: 1.2 KiB a shape of 64
+ * members). A
  * shape is reference counted with a plain counter (one interpreter's GIL
  * guards it): a dict being filled by it, and a list predicting its next
  * dict with it, hold it, so that a nested dict replacing it in the table
@@ -64,7 +65,7 @@
  * -8.7%); larger dicts are mostly maps of many distinct keys (ids) that
  * never repeat. */
 #define ISOJSON_SHAPE_MAX 64
-#define ISOJSON_SHAPE_SLOTS 256
+#define ISOJSON_SHAPE_SLOTS 512
 
 /* Per member: the key str (a reference) and its length in bytes. The keys
  * are ASCII: the tape key's length is compared first, then its bytes with
