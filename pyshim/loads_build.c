@@ -75,10 +75,12 @@ static const uint8_t entry_words[16] = {
 PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input)
 {
     const isojson_tape *t = &s->tape;
-    const uint64_t *w = t->words;
-    const size_t end = t->len;
-    size_t i = 0, sp = 0;
-    isojson_frame *frames = s->frames;
+    /* The next entry, and the tape's end: pointers rather than a base and
+     * an index, so that fewer values stay live across the calls that make
+     * objects (github: fewer spills and reloads). */
+    const uint64_t *e = t->words;
+    const uint64_t *const wend = t->words + t->len;
+    size_t sp = 0;
     /* The innermost open container, frames[sp - 1] (NULL at the top): in a
      * register, not reloaded from sp at every member. */
     isojson_frame *f = NULL;
@@ -90,22 +92,22 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
     isojson_int_cache *ints = &s->ints;   /* repeated ints share one object (loads_ints.h) */
     isojson_int_cache_start(ints);
 
-    /* i <= end throughout: an entry is consumed only once it is known to be
-     * inside the tape (a backend bug must raise, not read past the end). */
-    if (end == 0)
+    /* e <= wend throughout: an entry is consumed only once it is known to
+     * be inside the tape (a backend bug must raise, not read past the end). */
+    if (e == wend)
         return bad_tape();
     for (;;) {
         /* One test while the longest entry (3 words) fits; the exact one
          * near the end. A kind loads does not accept (0 words) passes it
          * and falls to the switch's default. */
-        if (__builtin_expect(end - i < 3, 0)) {
-            if (i >= end)
+        if (__builtin_expect(wend - e < 3, 0)) {
+            if (e >= wend)
                 goto malformed;
-            unsigned k = (unsigned)(w[i] >> ISOJSON_KIND_SHIFT);
-            if (k < 16 && i + entry_words[k] > end)
+            unsigned k = (unsigned)(e[0] >> ISOJSON_KIND_SHIFT);
+            if (k < 16 && entry_words[k] > wend - e)
                 goto malformed;
         }
-        uint64_t h = w[i];
+        uint64_t h = e[0];
         unsigned kind = (unsigned)(h >> ISOJSON_KIND_SHIFT);
         switch (kind) {
         case ISOJSON_NULL:
@@ -116,39 +118,39 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
              * mispredicted as often as null, false and true alternate (a
              * list of 50000 random ones: 45% of loads in this function). */
             v = Py_NewRef(constants[kind - ISOJSON_NULL]);
-            i += 1;
+            e += 1;
             break;
         case ISOJSON_INT:
-            v = isojson_int(ints, (int64_t)w[i + 1]);
-            i += 2;
+            v = isojson_int(ints, (int64_t)e[1]);
+            e += 2;
             break;
         case ISOJSON_UINT:
-            v = PyLong_FromUnsignedLongLong((unsigned long long)w[i + 1]);
-            i += 2;
+            v = PyLong_FromUnsignedLongLong((unsigned long long)e[1]);
+            e += 2;
             break;
         case ISOJSON_FLOAT: {
             double d;
-            memcpy(&d, &w[i + 1], sizeof d);
+            memcpy(&d, &e[1], sizeof d);
             v = PyFloat_FromDouble(d);
-            i += 2;
+            e += 2;
             break;
         }
         case ISOJSON_STRING: {
             size_t n = (size_t)(h & ISOJSON_LEN_MASK);
-            const uint8_t *p = ref_text(t, input, h, w[i + 1], n);
+            const uint8_t *p = ref_text(t, input, h, e[1], n);
             if (p == NULL)
                 goto malformed;
-            v = isojson_str_from_utf8(p, n, (size_t)w[i + 2], (int)(h >> ISOJSON_CLASS_SHIFT) & 3);
-            i += 3;
+            v = isojson_str_from_utf8(p, n, (size_t)e[2], (int)(h >> ISOJSON_CLASS_SHIFT) & 3);
+            e += 3;
             break;
         }
         case ISOJSON_BIGINT: {
             size_t n = (size_t)(h & ISOJSON_LEN_MASK);
-            const uint8_t *p = ref_text(t, input, h, w[i + 1], n);
+            const uint8_t *p = ref_text(t, input, h, e[1], n);
             if (p == NULL)
                 goto malformed;
             v = big_int(p, n);
-            i += 3;
+            e += 3;
             break;
         }
         case ISOJSON_ARRAY:
@@ -156,7 +158,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             Py_ssize_t n = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
             int is_list = kind == ISOJSON_ARRAY;
             void *table = NULL;
-            i += 2;
+            e += 2;
             if (is_list || n == 0) {
                 v = is_list ? PyList_New(n) : PyDict_New();
                 if (v == NULL || n == 0)
@@ -191,9 +193,8 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                     frame_free(&(isojson_frame){.obj = v, .table = table, .shape = NULL});
                     goto fail;
                 }
-                frames = s->frames;
             }
-            f = &frames[sp++];
+            f = &s->frames[sp++];
             *f = (isojson_frame){.obj = v, .table = table, .shape = NULL, .pos = 0, .n = n, .key = NULL};
             if (is_list)
                 continue;
@@ -290,12 +291,12 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
          * cache lookup, no shape lookup), else the key cache's str and the
          * member count find one. Without a shape its index slots are set
          * empty here (isojson_dict_keys_new_bare). */
-        if (end - i < 3 || (w[i] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
+        if (wend - e < 3 || (e[0] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
             goto malformed;
-        uint64_t kh = w[i];
+        uint64_t kh = e[0];
         size_t n = (size_t)(kh & ISOJSON_LEN_MASK);
         int cls = (int)(kh >> ISOJSON_CLASS_SHIFT) & 3;
-        const uint8_t *p = ref_text(t, input, kh, w[i + 1], n);
+        const uint8_t *p = ref_text(t, input, kh, e[1], n);
         if (p == NULL)
             goto malformed;
 #if ISOJSON_DICT_DIRECT
@@ -311,7 +312,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                 key = Py_NewRef(sh->keys[0].str);
                 goto shaped_value;
             }
-            key = isojson_key(st, p, n, (size_t)w[i + 2], cls);
+            key = isojson_key(st, p, n, (size_t)e[2], cls);
             if (key == NULL)
                 goto fail;
             /* Only if something besides the key cache and this dict holds
@@ -324,27 +325,27 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             }
             isojson_dict_clear_indices(f->table);
             f->key = key;
-            i += 3;
+            e += 3;
             continue;
         }
 #endif
-        key = isojson_key(st, p, n, (size_t)w[i + 2], cls);
+        key = isojson_key(st, p, n, (size_t)e[2], cls);
         if (key == NULL)
             goto fail;
         f->key = key;
-        i += 3;
+        e += 3;
         continue;
     }
 
     read_key: {
         /* The next member's key of dict f: the shape's prediction, else
          * through the interpreter's key cache. */
-        if (end - i < 3 || (w[i] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
+        if (wend - e < 3 || (e[0] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
             goto malformed;
-        uint64_t kh = w[i];
+        uint64_t kh = e[0];
         size_t n = (size_t)(kh & ISOJSON_LEN_MASK);
         int cls = (int)(kh >> ISOJSON_CLASS_SHIFT) & 3;
-        const uint8_t *p = ref_text(t, input, kh, w[i + 1], n);
+        const uint8_t *p = ref_text(t, input, kh, e[1], n);
         if (p == NULL)
             goto malformed;
 #if ISOJSON_DICT_DIRECT
@@ -362,41 +363,41 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             isojson_shape_release(sh);
         }
 #endif
-        key = isojson_key(st, p, n, (size_t)w[i + 2], cls);
+        key = isojson_key(st, p, n, (size_t)e[2], cls);
         if (key == NULL)
             goto fail;
         f->key = key;
-        i += 3;
+        e += 3;
         continue;
     }
 
 #if ISOJSON_DICT_DIRECT
     shaped_value: {
-        /* key (a new reference), the tape key at i, is the one f's shape
+        /* key (a new reference), the tape key at e, is the one f's shape
          * predicts at f->pos. A value that is a str, an int, null, false
          * or true (most of a record's) goes straight to its entry: not
          * through the value switch and the placing above. Others, and a
          * value near the tape's end, take the general way with the key
          * waiting in the frame. */
-        i += 3;
-        if (__builtin_expect(end - i >= 3, 1)) {
-            uint64_t vh = w[i];
+        e += 3;
+        if (__builtin_expect(wend - e >= 3, 1)) {
+            uint64_t vh = e[0];
             unsigned vkind = (unsigned)(vh >> ISOJSON_KIND_SHIFT);
             if (vkind == ISOJSON_STRING) {
                 size_t n = (size_t)(vh & ISOJSON_LEN_MASK);
-                const uint8_t *p = ref_text(t, input, vh, w[i + 1], n);
+                const uint8_t *p = ref_text(t, input, vh, e[1], n);
                 if (p == NULL) {
                     Py_DECREF(key);
                     goto malformed;
                 }
-                v = isojson_str_from_utf8(p, n, (size_t)w[i + 2], (int)(vh >> ISOJSON_CLASS_SHIFT) & 3);
-                i += 3;
+                v = isojson_str_from_utf8(p, n, (size_t)e[2], (int)(vh >> ISOJSON_CLASS_SHIFT) & 3);
+                e += 3;
             } else if (vkind == ISOJSON_INT) {
-                v = isojson_int(ints, (int64_t)w[i + 1]);
-                i += 2;
+                v = isojson_int(ints, (int64_t)e[1]);
+                e += 2;
             } else if (vkind - ISOJSON_NULL <= ISOJSON_TRUE - ISOJSON_NULL) {
                 v = Py_NewRef(constants[vkind - ISOJSON_NULL]);
-                i += 1;
+                e += 1;
             } else {
                 f->key = key;
                 continue;
@@ -421,6 +422,6 @@ malformed:
 fail:
     isojson_int_cache_end(ints);
     while (sp > 0)
-        frame_free(&frames[--sp]);
+        frame_free(&s->frames[--sp]);
     return NULL;
 }
