@@ -62,24 +62,4 @@ void isojson_dict_keys_free(isojson_dict_keys *dk)
     PyMem_Free(dk);
 }
 
-void isojson_dict_take_keys(PyObject *d, isojson_dict_keys *dk)
-{
-    Py_ssize_t used = dk->dk_nentries;
-    Py_ssize_t usable = dk->dk_usable;
-    /* The entries past the last are zero, as new_keys_object leaves them:
-     * a few at most (none for a dict of 5 members), so stored here rather
-     * than by a call to memset (~20 instructions a dict even for 0 bytes). */
-    isojson_dict_entry *e = isojson_dict_entries(dk);
-    for (Py_ssize_t k = used; k < usable; k++)
-        e[k] = (isojson_dict_entry){NULL, NULL};
-    dk->dk_usable = usable - used;
-    /* d, from PyDict_New and not yet seen by any Python code (the garbage
-     * collector may have walked it: empty), holds the immortal empty keys
-     * object, which needs no release, and no values array; nobody can watch
-     * it yet. */
-    PyDictObject *mp = (PyDictObject *)d;
-    mp->ma_keys = (PyDictKeysObject *)dk;
-    mp->ma_used = used;
-}
-
 #endif

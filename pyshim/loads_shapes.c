@@ -62,10 +62,8 @@ isojson_shape *isojson_shape_find(isojson_state *st, PyObject *first, Py_ssize_t
     return NULL;
 }
 
-void isojson_shape_release(isojson_shape *sh)
+void isojson_shape_free(isojson_shape *sh)
 {
-    if (--sh->refcnt > 0)
-        return;
     for (Py_ssize_t i = 0; i < sh->n; i++)
         Py_DECREF(sh->keys[i].str);
     PyMem_Free(sh);

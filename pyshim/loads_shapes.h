@@ -95,7 +95,16 @@ static inline isojson_shape *isojson_shape_hold(isojson_shape *sh)
     return sh;
 }
 
-void isojson_shape_release(isojson_shape *sh);
+/* Frees sh, whose last reference is gone (loads_shapes.c). */
+void isojson_shape_free(isojson_shape *sh);
+
+/* Inline: every dict and list of records drops a reference, the last
+ * rarely. */
+static inline void isojson_shape_release(isojson_shape *sh)
+{
+    if (--sh->refcnt == 0)
+        isojson_shape_free(sh);
+}
 
 /* Whether the tape key s[0:n) of class cls is the shape's key at pos; the
  * caller then takes a new reference to keys[pos].str. */
@@ -142,7 +151,12 @@ static inline void isojson_dict_put_at(isojson_dict_keys *dk, Py_ssize_t pos, Py
 /* All of sh's members are in dk: the index table is sh's. */
 static inline void isojson_dict_take_shape_indices(isojson_dict_keys *dk, const isojson_shape *sh)
 {
-    memcpy(dk->dk_indices, sh->indices, sh->index_bytes);
+    /* The smallest table (up to 5 members, most records) has 8 index
+     * bytes: one word, not a call to memcpy. */
+    if (sh->index_bytes == 8)
+        memcpy(dk->dk_indices, sh->indices, 8);
+    else
+        memcpy(dk->dk_indices, sh->indices, sh->index_bytes);
 }
 
 /* A shape-built dict met a key the shape did not predict: the table (its
