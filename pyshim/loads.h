@@ -33,6 +33,8 @@
 typedef struct isojson_frame {
     PyObject *obj;
     void *table;
+    void *entries;  /* the table's entries: while a shape fills them, in order, the
+                       table's dk_nentries is not kept up to date (pos are in) */
     void *shape;    /* a reference to a shape (loads_shapes.h), or NULL */
     Py_ssize_t pos, n;
     PyObject *key;

@@ -58,8 +58,11 @@ static void frame_free(isojson_frame *f)
     Py_XDECREF(f->key);
     Py_XDECREF(f->obj);
 #if ISOJSON_DICT_DIRECT
-    if (f->table != NULL)
+    if (f->table != NULL) {
+        if (f->shape != NULL)   /* filled by its shape: pos entries are in */
+            ((isojson_dict_keys *)f->table)->dk_nentries = f->pos;
         isojson_dict_keys_free(f->table);
+    }
     if (f->shape != NULL)
         isojson_shape_release(f->shape);
 #endif
@@ -157,7 +160,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         case ISOJSON_OBJECT: {
             Py_ssize_t n = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
             int is_list = kind == ISOJSON_ARRAY;
-            void *table = NULL;
+            void *table = NULL, *entries = NULL;
             e += 2;
             if (is_list || n == 0) {
                 v = is_list ? PyList_New(n) : PyDict_New();
@@ -177,6 +180,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                     Py_DECREF(v);
                     goto fail;
                 }
+                entries = isojson_dict_entries(table);
             }
 #endif
             else {
@@ -195,7 +199,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                 }
             }
             f = &s->frames[sp++];
-            *f = (isojson_frame){.obj = v, .table = table, .shape = NULL, .pos = 0, .n = n, .key = NULL};
+            *f = (isojson_frame){.obj = v, .table = table, .entries = entries, .shape = NULL, .pos = 0, .n = n, .key = NULL};
             if (is_list)
                 continue;
             goto first_key;
@@ -230,7 +234,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             key = f->key;
             f->key = NULL;
             if (f->shape != NULL)
-                isojson_dict_put_at(f->table, f->pos, key, v);   /* no probe: the indexes come at the end */
+                isojson_dict_store_at(f->entries, f->pos, key, v);   /* no probe: the indexes come at the end */
             else if (isojson_dict_put(f->table, key, v) < 0)
                 goto fail;
             if (++f->pos < f->n)
@@ -256,6 +260,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         isojson_shape *done = f->shape;   /* the reference moves here */
         f->shape = NULL;
         if (done != NULL) {
+            ((isojson_dict_keys *)f->table)->dk_nentries = f->n;
             isojson_dict_take_shape_indices(f->table, done);
             isojson_shape_matched(done);
         } else if (f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX) {
@@ -358,6 +363,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             /* Not the predicted key: the entries so far get their
              * indexes, and the rest goes member by member. */
             isojson_shape_missed(sh);
+            ((isojson_dict_keys *)f->table)->dk_nentries = f->pos;
             isojson_dict_index_entries(f->table);
             f->shape = NULL;
             isojson_shape_release(sh);
@@ -406,7 +412,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                 Py_DECREF(key);
                 goto fail;
             }
-            isojson_dict_put_at(f->table, f->pos, key, v);
+            isojson_dict_store_at(f->entries, f->pos, key, v);
             if (++f->pos < f->n)
                 goto read_key;
             goto dict_done;

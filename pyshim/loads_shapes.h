@@ -148,6 +148,14 @@ static inline void isojson_dict_put_at(isojson_dict_keys *dk, Py_ssize_t pos, Py
     dk->dk_nentries = pos + 1;
 }
 
+/* isojson_build's form of isojson_dict_put_at: into the table's entries,
+ * without keeping its dk_nentries (set once the shape is done with, from
+ * the frame's count: one load and store a member fewer). */
+static inline void isojson_dict_store_at(void *entries, Py_ssize_t pos, PyObject *key, PyObject *value)
+{
+    ((isojson_dict_entry *)entries)[pos] = (isojson_dict_entry){key, value};
+}
+
 /* All of sh's members are in dk: the index table is sh's. */
 static inline void isojson_dict_take_shape_indices(isojson_dict_keys *dk, const isojson_shape *sh)
 {
