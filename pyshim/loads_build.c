@@ -317,7 +317,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             isojson_frame *parent = sp >= 2 ? f - 1 : NULL;
             isojson_shape *sh;
             if (parent != NULL && parent->key == NULL && (sh = parent->shape) != NULL && sh->n == f->n &&
-                isojson_shape_key_is(sh, 0, p, n, cls)) {
+                isojson_shape_key_is(sh, 0, kh, p)) {
                 /* A first key only differs from a list's prediction in a
                  * list of two kinds of records, not a sign that the shape
                  * is out of date: no miss counted. */
@@ -364,7 +364,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
 #if ISOJSON_DICT_DIRECT
         isojson_shape *sh = f->shape;
         if (sh != NULL) {
-            if (isojson_shape_key_is(sh, f->pos, p, n, cls)) {
+            if (isojson_shape_key_is(sh, f->pos, kh, p)) {
                 key = Py_NewRef(sh->keys[f->pos].str);
                 goto shaped_value;
             }

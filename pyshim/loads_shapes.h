@@ -106,13 +106,16 @@ static inline void isojson_shape_release(isojson_shape *sh)
         isojson_shape_free(sh);
 }
 
-/* Whether the tape key s[0:n) of class cls is the shape's key at pos; the
- * caller then takes a new reference to keys[pos].str. */
-static inline int isojson_shape_key_is(const isojson_shape *sh, Py_ssize_t pos, const uint8_t *s, size_t n,
-                                       int cls)
+/* Whether the tape key of header kh and text p is the shape's key at pos
+ * (the caller then takes a new reference to keys[pos].str): its length and
+ * class (the shape's keys are ASCII, class 0) against the shape key's
+ * length in one compare, then the bytes with the str's own data. */
+static inline int isojson_shape_key_is(const isojson_shape *sh, Py_ssize_t pos, uint64_t kh, const uint8_t *p)
 {
+    _Static_assert(ISOJSON_ASCII == 0, "an ASCII key's class bits are 0");
     const isojson_shape_key *k = &sh->keys[pos];
-    return n == k->len && cls == ISOJSON_ASCII && isojson_bytes_eq(ISOJSON_ASCII_DATA(k->str), s, n);
+    return (kh & (ISOJSON_LEN_MASK | 3ULL << ISOJSON_CLASS_SHIFT)) == k->len &&
+           isojson_bytes_eq(ISOJSON_ASCII_DATA(k->str), p, k->len);
 }
 
 /* A dict built member by member is done: its full table dk, of n members,
