@@ -33,6 +33,8 @@
 typedef struct isojson_frame {
     PyObject *obj;
     void *table;
+    void *entries;  /* the table's entries: while a shape fills them, in order, the
+                       table's dk_nentries is not kept up to date (pos are in) */
     void *shape;    /* a reference to a shape (loads_shapes.h), or NULL */
     Py_ssize_t pos, n;
     PyObject *key;
@@ -60,8 +62,10 @@ PyObject *isojson_str_from_utf8_wide(const uint8_t *s, size_t n, size_t chars, i
 
 /* A str of `chars` code points of class cls from valid UTF-8 s[0:n). ASCII,
  * most strings, inline: a call cost 1.3% of loads(github) (callgrind); a
- * 1-char str is CPython's cached one, as its own decoder gives. */
-static inline PyObject *isojson_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cls)
+ * 1-char str is CPython's cached one, as its own decoder gives. Always:
+ * with three uses in isojson_build GCC made it a call again (github: 7k
+ * instructions a loads more). */
+static inline __attribute__((always_inline)) PyObject *isojson_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cls)
 {
     if (cls != ISOJSON_ASCII)
         return isojson_str_from_utf8_wide(s, n, chars, cls);

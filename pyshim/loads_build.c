@@ -58,8 +58,11 @@ static void frame_free(isojson_frame *f)
     Py_XDECREF(f->key);
     Py_XDECREF(f->obj);
 #if ISOJSON_DICT_DIRECT
-    if (f->table != NULL)
+    if (f->table != NULL) {
+        if (f->shape != NULL)   /* filled by its shape: pos entries are in */
+            ((isojson_dict_keys *)f->table)->dk_nentries = f->pos;
         isojson_dict_keys_free(f->table);
+    }
     if (f->shape != NULL)
         isojson_shape_release(f->shape);
 #endif
@@ -75,29 +78,47 @@ static const uint8_t entry_words[16] = {
 PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input)
 {
     const isojson_tape *t = &s->tape;
-    const uint64_t *w = t->words;
-    const size_t end = t->len;
-    size_t i = 0, sp = 0;
-    isojson_frame *frames = s->frames;
-    PyObject *v;
+    /* The next entry, and the tape's end: pointers rather than a base and
+     * an index, so that fewer values stay live across the calls that make
+     * objects (github: fewer spills and reloads). */
+    const uint64_t *e = t->words;
+    const uint64_t *const wend = t->words + t->len;
+    size_t sp = 0;
+    /* The innermost open container, frames[sp - 1] (NULL at the top): in a
+     * register, not reloaded from sp at every member. */
+    isojson_frame *f = NULL;
+    PyObject *v, *key;
     /* Dicts filled directly (loads_dict.h) once the check has passed. */
     PyObject *const constants[3] = {Py_None, Py_False, Py_True};
     const int direct = isojson_dict_direct_check();
     (void)direct;  /* unused where ISOJSON_DICT_DIRECT is 0 */
+#if ISOJSON_DICT_DIRECT
+    const size_t direct_max = direct ? ISOJSON_DICT_DIRECT_MAX : 0;   /* the most members filled directly */
+#endif
+    /* The container being opened: its member count, and its table and
+     * the table's entries when it is a dict filled directly. */
+    Py_ssize_t cn;
+    void *ctable, *centries;
     isojson_int_cache *ints = &s->ints;   /* repeated ints share one object (loads_ints.h) */
     isojson_int_cache_start(ints);
 
-    if (end == 0)
+    /* e <= wend throughout: an entry is consumed only once it is known to
+     * be inside the tape (a backend bug must raise, not read past the end). */
+    if (e == wend)
         return bad_tape();
     for (;;) {
-        /* A whole entry must be inside the tape (a backend bug must raise,
-         * not read past the end). */
-        if (i >= end)
-            goto malformed;
-        uint64_t h = w[i];
+        /* One test while the longest entry (3 words) fits; the exact one
+         * near the end. A kind loads does not accept (0 words) passes it
+         * and falls to the switch's default. */
+        if (__builtin_expect(wend - e < 3, 0)) {
+            if (e >= wend)
+                goto malformed;
+            unsigned k = (unsigned)(e[0] >> ISOJSON_KIND_SHIFT);
+            if (k < 16 && entry_words[k] > wend - e)
+                goto malformed;
+        }
+        uint64_t h = e[0];
         unsigned kind = (unsigned)(h >> ISOJSON_KIND_SHIFT);
-        if (kind >= 16 || entry_words[kind] == 0 || i + entry_words[kind] > end)
-            goto malformed;
         switch (kind) {
         case ISOJSON_NULL:
         case ISOJSON_FALSE:
@@ -107,217 +128,307 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
              * mispredicted as often as null, false and true alternate (a
              * list of 50000 random ones: 45% of loads in this function). */
             v = Py_NewRef(constants[kind - ISOJSON_NULL]);
-            i += 1;
+            e += 1;
             break;
         case ISOJSON_INT:
-            v = isojson_int(ints, (int64_t)w[i + 1]);
-            i += 2;
+            v = isojson_int(ints, (int64_t)e[1]);
+            e += 2;
             break;
         case ISOJSON_UINT:
-            v = PyLong_FromUnsignedLongLong((unsigned long long)w[i + 1]);
-            i += 2;
+            v = PyLong_FromUnsignedLongLong((unsigned long long)e[1]);
+            e += 2;
             break;
         case ISOJSON_FLOAT: {
             double d;
-            memcpy(&d, &w[i + 1], sizeof d);
+            memcpy(&d, &e[1], sizeof d);
             v = PyFloat_FromDouble(d);
-            i += 2;
+            e += 2;
             break;
         }
         case ISOJSON_STRING: {
             size_t n = (size_t)(h & ISOJSON_LEN_MASK);
-            const uint8_t *p = ref_text(t, input, h, w[i + 1], n);
+            const uint8_t *p = ref_text(t, input, h, e[1], n);
             if (p == NULL)
                 goto malformed;
-            v = isojson_str_from_utf8(p, n, (size_t)w[i + 2], (int)(h >> ISOJSON_CLASS_SHIFT) & 3);
-            i += 3;
+            v = isojson_str_from_utf8(p, n, (size_t)e[2], (int)(h >> ISOJSON_CLASS_SHIFT) & 3);
+            e += 3;
             break;
         }
         case ISOJSON_BIGINT: {
             size_t n = (size_t)(h & ISOJSON_LEN_MASK);
-            const uint8_t *p = ref_text(t, input, h, w[i + 1], n);
+            const uint8_t *p = ref_text(t, input, h, e[1], n);
             if (p == NULL)
                 goto malformed;
             v = big_int(p, n);
-            i += 3;
+            e += 3;
             break;
         }
+        /* Containers: lists and dicts apart (citm_catalog opens 21,000 a
+         * loads, most of one or two members), then one push. */
         case ISOJSON_ARRAY:
-        case ISOJSON_OBJECT: {
-            Py_ssize_t n = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
-            int is_list = kind == ISOJSON_ARRAY;
-            void *table = NULL;
-            i += 2;
-            if (is_list || n == 0) {
-                v = is_list ? PyList_New(n) : PyDict_New();
-                if (v == NULL || n == 0)
-                    break;
-            }
+            cn = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
+            e += 2;
+            v = PyList_New(cn);
+            if (v == NULL || cn == 0)
+                break;
+            ctable = centries = NULL;
+            goto push;
+        case ISOJSON_OBJECT:
+            cn = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
+            e += 2;
+            ctable = centries = NULL;
 #if ISOJSON_DICT_DIRECT
-            else if (direct && n <= ISOJSON_DICT_DIRECT_MAX) {
-                /* The dict takes its table when the table is full. */
+            if ((size_t)cn - 1 < direct_max) {   /* 1 <= cn <= direct_max */
+                /* The dict takes its table when the table is full. Its
+                 * index slots are set at its first key, unless a shape
+                 * then provides them all. */
                 v = PyDict_New();
                 if (v == NULL)
                     break;
-                table = isojson_dict_keys_new(n);
-                if (table == NULL) {
+                ctable = isojson_dict_keys_new_bare(cn);
+                if (ctable == NULL) {
                     Py_DECREF(v);
                     goto fail;
                 }
+                centries = isojson_dict_entries(ctable);
+                goto push;
             }
 #endif
-            else {
 #ifdef ISOJSON_NO_PRESIZE
-                v = PyDict_New();
+            v = PyDict_New();
 #else
-                v = n > 5 ? _PyDict_NewPresized(n) : PyDict_New();
+            v = cn > 5 ? _PyDict_NewPresized(cn) : PyDict_New();
 #endif
-                if (v == NULL)
-                    break;
+            if (v == NULL || cn == 0)
+                break;
+        push:
+            if (sp == s->nframes && isojson_scratch_frames(s, sp + 1) < 0) {
+                frame_free(&(isojson_frame){.obj = v, .table = ctable, .shape = NULL});
+                goto fail;
             }
-            if (sp == s->nframes) {
-                if (isojson_scratch_frames(s, sp + 1) < 0) {
-                    frame_free(&(isojson_frame){.obj = v, .table = table, .shape = NULL});
-                    goto fail;
-                }
-                frames = s->frames;
-            }
-            frames[sp] = (isojson_frame){.obj = v, .table = table, .shape = NULL, .pos = 0, .n = n, .key = NULL};
-            sp++;
-            if (is_list)
+            f = &s->frames[sp++];
+            *f = (isojson_frame){.obj = v, .table = ctable, .entries = centries, .shape = NULL, .pos = 0, .n = cn,
+                                 .key = NULL};
+            if (kind == ISOJSON_ARRAY)
                 continue;
-            goto read_key;
-        }
+            goto first_key;
         default:
             goto malformed;
         }
         if (v == NULL)
             goto fail;
 
+    place:
         /* Place v in its container; close every container it completes. */
-        for (;;) {
-            if (sp == 0) {
-                isojson_int_cache_end(ints);
-                return v;
-            }
-            isojson_frame *f = &frames[sp - 1];
-            if (f->key == NULL) {
-                PyList_SET_ITEM(f->obj, f->pos, v);
-                if (++f->pos < f->n)
-                    break;
-                v = f->obj;
-#if ISOJSON_DICT_DIRECT
-                if (f->shape != NULL) {
-                    isojson_shape_release(f->shape);
-                    f->shape = NULL;
-                }
-#endif
-            }
-#if ISOJSON_DICT_DIRECT
-            else if (f->table != NULL) {
-                PyObject *key = f->key;
-                f->key = NULL;
-                if (f->shape != NULL)
-                    isojson_dict_put_at(f->table, f->pos, key, v);   /* no probe: the indexes come at the end */
-                else if (isojson_dict_put(f->table, key, v) < 0)
-                    goto fail;
-                if (++f->pos < f->n)
-                    goto read_key;
-                isojson_shape *done = f->shape;   /* the reference moves here */
-                f->shape = NULL;
-                if (done != NULL) {
-                    isojson_dict_take_shape_indices(f->table, done);
-                    isojson_shape_matched(done);
-                } else if (f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX) {
-                    done = isojson_shape_offer(st, f->table, f->n);
-                    if (done != NULL)
-                        isojson_shape_hold(done);
-                }
-                if (done != NULL) {
-                    /* The parent is a list (it has no key waiting): its
-                     * next dict is predicted to be like this one. */
-                    isojson_shape *old = sp >= 2 && frames[sp - 2].key == NULL ? frames[sp - 2].shape : done;
-                    if (old != done) {
-                        frames[sp - 2].shape = done;
-                        done = old;
-                    }
-                    if (done != NULL)
-                        isojson_shape_release(done);
-                }
-                isojson_dict_take_keys(f->obj, f->table);
-                f->table = NULL;
-                v = f->obj;
-            }
-#endif
-            else {
-                int r = PyDict_SetItem(f->obj, f->key, v);
-                Py_DECREF(v);
-                Py_CLEAR(f->key);
-                if (r < 0)
-                    goto fail;
-                if (++f->pos < f->n)
-                    goto read_key;
-                v = f->obj;
-            }
-            sp--;
+        if (f == NULL) {
+            isojson_int_cache_end(ints);
+            return v;
         }
-        continue;
+        if (f->key == NULL) {   /* a list */
+            PyList_SET_ITEM(f->obj, f->pos, v);
+            if (++f->pos < f->n)
+                continue;
+            v = f->obj;
+#if ISOJSON_DICT_DIRECT
+            if (f->shape != NULL) {
+                isojson_shape_release(f->shape);
+                f->shape = NULL;
+            }
+#endif
+            goto pop;
+        }
+#if ISOJSON_DICT_DIRECT
+        if (f->table != NULL) {
+            key = f->key;
+            f->key = NULL;
+            if (f->shape != NULL)
+                isojson_dict_store_at(f->entries, f->pos, key, v);   /* no probe: the indexes come at the end */
+            else if (isojson_dict_put(f->table, key, v) < 0)
+                goto fail;
+            if (++f->pos < f->n)
+                goto read_key;
+            goto dict_done;
+        }
+#endif
+        {
+            int r = PyDict_SetItem(f->obj, f->key, v);
+            Py_DECREF(v);
+            Py_CLEAR(f->key);
+            if (r < 0)
+                goto fail;
+            if (++f->pos < f->n)
+                goto read_key;
+            v = f->obj;
+            goto pop;
+        }
 
-    read_key: {
-        /* The next member's key, through the interpreter's key cache. */
-        if (i + 3 > end || (w[i] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
+#if ISOJSON_DICT_DIRECT
+    dict_done: {
+        /* f, a dict filled directly, has all its members. */
+        isojson_shape *done = f->shape;   /* the reference moves here */
+        f->shape = NULL;
+        if (done != NULL) {
+            ((isojson_dict_keys *)f->table)->dk_nentries = f->n;
+            isojson_dict_take_shape_indices(f->table, done);
+            isojson_shape_matched(done);
+        } else if (f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX) {
+            done = isojson_shape_offer(st, f->table, f->n);
+            if (done != NULL)
+                isojson_shape_hold(done);
+        }
+        if (done != NULL) {
+            /* The parent is a list (it has no key waiting): its next dict
+             * is predicted to be like this one. */
+            isojson_frame *parent = sp >= 2 ? f - 1 : NULL;
+            isojson_shape *old = parent != NULL && parent->key == NULL ? parent->shape : done;
+            if (old != done) {
+                parent->shape = done;
+                done = old;
+            }
+            if (done != NULL)
+                isojson_shape_release(done);
+        }
+        isojson_dict_take_keys(f->obj, f->table);
+        f->table = NULL;
+        v = f->obj;
+    }
+#endif
+    pop:
+        sp--;
+        f = sp > 0 ? f - 1 : NULL;
+        goto place;
+
+    first_key: {
+        /* The first key of the dict f just opened. A dict filled directly
+         * looks for a shape: the list's last dict predicts it (no key
+         * cache lookup, no shape lookup), else the key cache's str and the
+         * member count find one. Without a shape its index slots are set
+         * empty here (isojson_dict_keys_new_bare). */
+        if (wend - e < 3 || (e[0] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
             goto malformed;
-        uint64_t kh = w[i];
+        uint64_t kh = e[0];
         size_t n = (size_t)(kh & ISOJSON_LEN_MASK);
         int cls = (int)(kh >> ISOJSON_CLASS_SHIFT) & 3;
-        const uint8_t *p = ref_text(t, input, kh, w[i + 1], n);
+        const uint8_t *p = ref_text(t, input, kh, e[1], n);
         if (p == NULL)
             goto malformed;
-        isojson_frame *f = &frames[sp - 1];
-        PyObject *key;
+#if ISOJSON_DICT_DIRECT
+        if (f->table != NULL) {
+            isojson_frame *parent = sp >= 2 ? f - 1 : NULL;
+            isojson_shape *sh;
+            if (parent != NULL && parent->key == NULL && (sh = parent->shape) != NULL && sh->n == f->n &&
+                isojson_shape_key_is(sh, 0, kh, p)) {
+                /* A first key only differs from a list's prediction in a
+                 * list of two kinds of records, not a sign that the shape
+                 * is out of date: no miss counted. */
+                f->shape = isojson_shape_hold(sh);
+                key = Py_NewRef(sh->keys[0].str);
+                goto shaped_value;
+            }
+            key = isojson_key(st, p, n, (size_t)e[2], cls);
+            if (key == NULL)
+                goto fail;
+            /* Only if something besides the key cache and this dict holds
+             * the str, as a shape would: a key seen for the first time (a
+             * document of ever new keys) skips the table. */
+            if (f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX && Py_REFCNT(key) > 2 &&
+                (sh = isojson_shape_find(st, key, f->n)) != NULL) {
+                f->shape = isojson_shape_hold(sh);   /* its first key is this str */
+                goto shaped_value;
+            }
+            isojson_dict_clear_indices(f->table);
+            f->key = key;
+            e += 3;
+            continue;
+        }
+#endif
+        key = isojson_key(st, p, n, (size_t)e[2], cls);
+        if (key == NULL)
+            goto fail;
+        f->key = key;
+        e += 3;
+        continue;
+    }
+
+    read_key: {
+        /* The next member's key of dict f: the shape's prediction, else
+         * through the interpreter's key cache. */
+        if (wend - e < 3 || (e[0] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
+            goto malformed;
+        uint64_t kh = e[0];
+        size_t n = (size_t)(kh & ISOJSON_LEN_MASK);
+        int cls = (int)(kh >> ISOJSON_CLASS_SHIFT) & 3;
+        const uint8_t *p = ref_text(t, input, kh, e[1], n);
+        if (p == NULL)
+            goto malformed;
 #if ISOJSON_DICT_DIRECT
         isojson_shape *sh = f->shape;
-        /* The first key of a dict in a list: the list's last dict predicts
-         * it (no key cache lookup, no shape lookup). */
-        if (f->pos == 0 && sp >= 2 && frames[sp - 2].key == NULL && frames[sp - 2].shape != NULL &&
-            f->table != NULL && ((isojson_shape *)frames[sp - 2].shape)->n == f->n)
-            sh = f->shape = isojson_shape_hold(frames[sp - 2].shape);
         if (sh != NULL) {
-            if (isojson_shape_key_is(sh, f->pos, p, n, cls)) {
+            if (isojson_shape_key_is(sh, f->pos, kh, p)) {
                 key = Py_NewRef(sh->keys[f->pos].str);
-                goto have_key;
+                goto shaped_value;
             }
             /* Not the predicted key: the entries so far get their
-             * indexes, and the rest goes member by member. A first key
-             * only differs from a list's prediction (a shape found by its
-             * first key has it): a list of two kinds of records, not a
-             * sign that this shape is out of date. */
-            if (f->pos > 0)
-                isojson_shape_missed(sh);
+             * indexes, and the rest goes member by member. */
+            isojson_shape_missed(sh);
+            ((isojson_dict_keys *)f->table)->dk_nentries = f->pos;
             isojson_dict_index_entries(f->table);
             f->shape = NULL;
             isojson_shape_release(sh);
         }
 #endif
-        key = isojson_key(st, p, n, (size_t)w[i + 2], cls);
+        key = isojson_key(st, p, n, (size_t)e[2], cls);
         if (key == NULL)
             goto fail;
-#if ISOJSON_DICT_DIRECT
-        /* The first key of a dict filled directly: is it a known record?
-         * Only if something besides the key cache and this dict holds the
-         * str, as a shape would: a key seen for the first time (a document
-         * of ever new keys) skips the table. */
-        if (f->pos == 0 && f->table != NULL && f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX && Py_REFCNT(key) > 2) {
-            sh = isojson_shape_find(st, key, f->n);
-            if (sh != NULL)
-                f->shape = isojson_shape_hold(sh);
-        }
-    have_key:
-#endif
         f->key = key;
-        i += 3;
+        e += 3;
         continue;
     }
+
+#if ISOJSON_DICT_DIRECT
+    shaped_value: {
+        /* key (a new reference), the tape key at e, is the one f's shape
+         * predicts at f->pos. A value that is a str, an int, null, false
+         * or true (most of a record's) goes straight to its entry: not
+         * through the value switch and the placing above. Others, and a
+         * value near the tape's end, take the general way with the key
+         * waiting in the frame. */
+        e += 3;
+        if (__builtin_expect(wend - e >= 3, 1)) {
+            uint64_t vh = e[0];
+            unsigned vkind = (unsigned)(vh >> ISOJSON_KIND_SHIFT);
+            if (vkind == ISOJSON_STRING) {
+                size_t n = (size_t)(vh & ISOJSON_LEN_MASK);
+                const uint8_t *p = ref_text(t, input, vh, e[1], n);
+                if (p == NULL) {
+                    Py_DECREF(key);
+                    goto malformed;
+                }
+                v = isojson_str_from_utf8(p, n, (size_t)e[2], (int)(vh >> ISOJSON_CLASS_SHIFT) & 3);
+                e += 3;
+            } else if (vkind == ISOJSON_INT) {
+                v = isojson_int(ints, (int64_t)e[1]);
+                e += 2;
+            } else if (vkind - ISOJSON_NULL <= ISOJSON_TRUE - ISOJSON_NULL) {
+                v = Py_NewRef(constants[vkind - ISOJSON_NULL]);
+                e += 1;
+            } else {
+                f->key = key;
+                continue;
+            }
+            if (v == NULL) {
+                Py_DECREF(key);
+                goto fail;
+            }
+            isojson_dict_store_at(f->entries, f->pos, key, v);
+            if (++f->pos < f->n)
+                goto read_key;
+            goto dict_done;
+        }
+        f->key = key;
+        continue;
+    }
+#endif
     }
 
 malformed:
@@ -325,6 +436,6 @@ malformed:
 fail:
     isojson_int_cache_end(ints);
     while (sp > 0)
-        frame_free(&frames[--sp]);
+        frame_free(&s->frames[--sp]);
     return NULL;
 }

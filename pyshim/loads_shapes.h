@@ -38,8 +38,9 @@
  *
  * Shapes live in module state (per interpreter, next to the key cache they
  * depend on) and hold references to their keys. A fixed table of
- * ISOJSON_SHAPE_SLOTS shapes of at most ISOJSON_SHAPE_MAX members bounds
- * their memory (at most about 300 KiB: 1.2 KiB a shape of 64 members). A
+ * ISOJSON_SHAPE_SLOTS shapes (2-way sets) of at most ISOJSON_SHAPE_MAX
+ * members bounds their memory (at most about 600 KiB: 1.2 KiB a shape of 64
+ * members). A
  * shape is reference counted with a plain counter (one interpreter's GIL
  * guards it): a dict being filled by it, and a list predicting its next
  * dict with it, hold it, so that a nested dict replacing it in the table
@@ -64,7 +65,7 @@
  * -8.7%); larger dicts are mostly maps of many distinct keys (ids) that
  * never repeat. */
 #define ISOJSON_SHAPE_MAX 64
-#define ISOJSON_SHAPE_SLOTS 256
+#define ISOJSON_SHAPE_SLOTS 512
 
 /* Per member: the key str (a reference) and its length in bytes. The keys
  * are ASCII: the tape key's length is compared first, then its bytes with
@@ -94,15 +95,27 @@ static inline isojson_shape *isojson_shape_hold(isojson_shape *sh)
     return sh;
 }
 
-void isojson_shape_release(isojson_shape *sh);
+/* Frees sh, whose last reference is gone (loads_shapes.c). */
+void isojson_shape_free(isojson_shape *sh);
 
-/* Whether the tape key s[0:n) of class cls is the shape's key at pos; the
- * caller then takes a new reference to keys[pos].str. */
-static inline int isojson_shape_key_is(const isojson_shape *sh, Py_ssize_t pos, const uint8_t *s, size_t n,
-                                       int cls)
+/* Inline: every dict and list of records drops a reference, the last
+ * rarely. */
+static inline void isojson_shape_release(isojson_shape *sh)
 {
+    if (--sh->refcnt == 0)
+        isojson_shape_free(sh);
+}
+
+/* Whether the tape key of header kh and text p is the shape's key at pos
+ * (the caller then takes a new reference to keys[pos].str): its length and
+ * class (the shape's keys are ASCII, class 0) against the shape key's
+ * length in one compare, then the bytes with the str's own data. */
+static inline int isojson_shape_key_is(const isojson_shape *sh, Py_ssize_t pos, uint64_t kh, const uint8_t *p)
+{
+    _Static_assert(ISOJSON_ASCII == 0, "an ASCII key's class bits are 0");
     const isojson_shape_key *k = &sh->keys[pos];
-    return n == k->len && cls == ISOJSON_ASCII && isojson_bytes_eq(ISOJSON_ASCII_DATA(k->str), s, n);
+    return (kh & (ISOJSON_LEN_MASK | 3ULL << ISOJSON_CLASS_SHIFT)) == k->len &&
+           isojson_bytes_eq(ISOJSON_ASCII_DATA(k->str), p, k->len);
 }
 
 /* A dict built member by member is done: its full table dk, of n members,
@@ -138,14 +151,27 @@ static inline void isojson_dict_put_at(isojson_dict_keys *dk, Py_ssize_t pos, Py
     dk->dk_nentries = pos + 1;
 }
 
+/* isojson_build's form of isojson_dict_put_at: into the table's entries,
+ * without keeping its dk_nentries (set once the shape is done with, from
+ * the frame's count: one load and store a member fewer). */
+static inline void isojson_dict_store_at(void *entries, Py_ssize_t pos, PyObject *key, PyObject *value)
+{
+    ((isojson_dict_entry *)entries)[pos] = (isojson_dict_entry){key, value};
+}
+
 /* All of sh's members are in dk: the index table is sh's. */
 static inline void isojson_dict_take_shape_indices(isojson_dict_keys *dk, const isojson_shape *sh)
 {
-    memcpy(dk->dk_indices, sh->indices, sh->index_bytes);
+    /* The smallest table (up to 5 members, most records) has 8 index
+     * bytes: one word, not a call to memcpy. */
+    if (sh->index_bytes == 8)
+        memcpy(dk->dk_indices, sh->indices, 8);
+    else
+        memcpy(dk->dk_indices, sh->indices, sh->index_bytes);
 }
 
-/* A shape-built dict met a key the shape did not predict: the table, empty
- * of indexes, takes those of its entries so far (distinct keys, in order,
+/* A shape-built dict met a key the shape did not predict: the table (its
+ * index slots set or not) takes the indexes of its entries so far (distinct keys, in order,
  * as insertdict placed them), so that isojson_dict_put can go on. */
 void isojson_dict_index_entries(isojson_dict_keys *dk);
 
