@@ -36,6 +36,22 @@ static inline const uint8_t *ref_text(const isojson_tape *t, const uint8_t *inpu
     return NULL;
 }
 
+/* The text of the key entry at e: NULL unless it is a String entry inside
+ * the tape whose text is where its header says (a malformed tape). */
+static inline const uint8_t *key_text(const isojson_tape *t, const uint8_t *input, const uint64_t *e,
+                                      const uint64_t *wend)
+{
+    if (wend - e < 3 || (e[0] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
+        return NULL;
+    return ref_text(t, input, e[0], e[1], (size_t)(e[0] & ISOJSON_LEN_MASK));
+}
+
+/* The key cache's str for the key entry at e, whose text is p (key_text). */
+static inline PyObject *cached_key(isojson_state *st, const uint8_t *p, const uint64_t *e)
+{
+    return isojson_key(st, p, (size_t)(e[0] & ISOJSON_LEN_MASK), (size_t)e[2], (int)(e[0] >> ISOJSON_CLASS_SHIFT) & 3);
+}
+
 /* An integer beyond 64 bits from its decimal digits, through CPython's own
  * conversion so that sys.set_int_max_str_digits applies (ValueError). */
 static PyObject *big_int(const uint8_t *digits, size_t n)
@@ -304,14 +320,10 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
          * cache lookup, no shape lookup), else the key cache's str and the
          * member count find one. Without a shape its index slots are set
          * empty here (isojson_dict_keys_new_bare). */
-        if (wend - e < 3 || (e[0] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
-            goto malformed;
-        uint64_t kh = e[0];
-        size_t n = (size_t)(kh & ISOJSON_LEN_MASK);
-        int cls = (int)(kh >> ISOJSON_CLASS_SHIFT) & 3;
-        const uint8_t *p = ref_text(t, input, kh, e[1], n);
+        const uint8_t *p = key_text(t, input, e, wend);
         if (p == NULL)
             goto malformed;
+        uint64_t kh = e[0];
 #if ISOJSON_DICT_DIRECT
         if (f->table != NULL) {
             isojson_frame *parent = sp >= 2 ? f - 1 : NULL;
@@ -325,7 +337,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                 key = Py_NewRef(sh->keys[0].str);
                 goto shaped_value;
             }
-            key = isojson_key(st, p, n, (size_t)e[2], cls);
+            key = cached_key(st, p, e);
             if (key == NULL)
                 goto fail;
             /* Only if something besides the key cache and this dict holds
@@ -342,7 +354,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             continue;
         }
 #endif
-        key = isojson_key(st, p, n, (size_t)e[2], cls);
+        key = cached_key(st, p, e);
         if (key == NULL)
             goto fail;
         f->key = key;
@@ -353,14 +365,10 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
     read_key: {
         /* The next member's key of dict f: the shape's prediction, else
          * through the interpreter's key cache. */
-        if (wend - e < 3 || (e[0] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
-            goto malformed;
-        uint64_t kh = e[0];
-        size_t n = (size_t)(kh & ISOJSON_LEN_MASK);
-        int cls = (int)(kh >> ISOJSON_CLASS_SHIFT) & 3;
-        const uint8_t *p = ref_text(t, input, kh, e[1], n);
+        const uint8_t *p = key_text(t, input, e, wend);
         if (p == NULL)
             goto malformed;
+        uint64_t kh = e[0];
 #if ISOJSON_DICT_DIRECT
         isojson_shape *sh = f->shape;
         if (sh != NULL) {
@@ -377,7 +385,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             isojson_shape_release(sh);
         }
 #endif
-        key = isojson_key(st, p, n, (size_t)e[2], cls);
+        key = cached_key(st, p, e);
         if (key == NULL)
             goto fail;
         f->key = key;
