@@ -84,6 +84,9 @@ void isojson_raise_syntax_error(isojson_state *st, const isojson_error *err, PyO
 /* module.c's methods call these. */
 PyObject *isojson_loads(PyObject *module, PyObject *obj);
 PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+/* loads_tape.c: loads in its two halves, for tests only. */
+PyObject *isojson_tape_of(PyObject *module, PyObject *data);
+PyObject *isojson_build_tape(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* dumps.c: set up and tear down isojson_dumps_state, and add Fragment (and any
  * other dumps-side names) to the module. Called from module.c's exec slot,

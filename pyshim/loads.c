@@ -34,10 +34,10 @@
  * no other thread of this interpreter can see or change the GC's state
  * meanwhile; the state is per interpreter. A caller who disabled the GC
  * keeps it disabled. */
-static PyObject *build_without_gc_scheduling(isojson_state *st, isojson_scratch *s, const uint8_t *src)
+static PyObject *build_without_gc_scheduling(isojson_state *st, isojson_scratch *s, const uint8_t *src, size_t n)
 {
     int was_enabled = PyGC_Disable();
-    PyObject *result = isojson_build(st, s, src);
+    PyObject *result = isojson_build(st, s, src, n);
     if (was_enabled)
         PyGC_Enable();
     return result;
@@ -130,7 +130,7 @@ PyObject *isojson_loads(PyObject *module, PyObject *obj)
     PyObject *result = NULL;
     switch (rc) {
     case ISOJSON_OK:
-        result = build_without_gc_scheduling(st, s, src);
+        result = build_without_gc_scheduling(st, s, src, (size_t)n);
         break;
     case ISOJSON_SYNTAX:
         isojson_raise_syntax_error(st, &err, input_str, src, (size_t)n);

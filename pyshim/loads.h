@@ -87,7 +87,8 @@ void isojson_keys_clear(isojson_state *st);
 /* A new reference to the str for key s[0:n) of class cls. */
 PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls);
 
-/* Builds the Python value of the tape; NULL with an exception on failure. */
-PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input);
+/* Builds the Python value of the tape of input[0:input_len); NULL with an
+ * exception on failure. */
+PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input, size_t input_len);
 
 #endif

@@ -24,26 +24,27 @@ static PyObject *bad_tape(void)
     return NULL;
 }
 
-/* The text of a ref entry: in the input or in the tape's arena. */
-static inline const uint8_t *ref_text(const isojson_tape *t, const uint8_t *input, uint64_t h, uint64_t where,
-                                      size_t n)
+/* The text of a ref entry: in the input or in the tape's arena; NULL when
+ * it is not inside either (a malformed tape). */
+static inline const uint8_t *ref_text(const isojson_tape *t, const uint8_t *input, size_t input_len, uint64_t h,
+                                      uint64_t where, size_t n)
 {
     unsigned storage = (unsigned)(h >> ISOJSON_STORAGE_SHIFT) & 0xf;
     if (storage == ISOJSON_INPUT)
-        return input + where;
-    if (storage == ISOJSON_ARENA && where + n <= t->arena_len)
+        return where <= input_len && n <= input_len - where ? input + where : NULL;
+    if (storage == ISOJSON_ARENA && where <= t->arena_len && n <= t->arena_len - where)
         return t->arena + where;
     return NULL;
 }
 
 /* The text of the key entry at e: NULL unless it is a String entry inside
  * the tape whose text is where its header says (a malformed tape). */
-static inline const uint8_t *key_text(const isojson_tape *t, const uint8_t *input, const uint64_t *e,
-                                      const uint64_t *wend)
+static inline const uint8_t *key_text(const isojson_tape *t, const uint8_t *input, size_t input_len,
+                                      const uint64_t *e, const uint64_t *wend)
 {
     if (wend - e < 3 || (e[0] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
         return NULL;
-    return ref_text(t, input, e[0], e[1], (size_t)(e[0] & ISOJSON_LEN_MASK));
+    return ref_text(t, input, input_len, e[0], e[1], (size_t)(e[0] & ISOJSON_LEN_MASK));
 }
 
 /* The key cache's str for the key entry at e, whose text is p (key_text). */
@@ -91,7 +92,7 @@ static const uint8_t entry_words[16] = {
     [ISOJSON_STRING] = 3, [ISOJSON_BIGINT] = 3,
 };
 
-PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input)
+PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input, size_t input_len)
 {
     const isojson_tape *t = &s->tape;
     /* The next entry, and the tape's end: pointers rather than a base and
@@ -163,7 +164,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         }
         case ISOJSON_STRING: {
             size_t n = (size_t)(h & ISOJSON_LEN_MASK);
-            const uint8_t *p = ref_text(t, input, h, e[1], n);
+            const uint8_t *p = ref_text(t, input, input_len, h, e[1], n);
             if (p == NULL)
                 goto malformed;
             v = isojson_str_from_utf8(p, n, (size_t)e[2], (int)(h >> ISOJSON_CLASS_SHIFT) & 3);
@@ -172,7 +173,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         }
         case ISOJSON_BIGINT: {
             size_t n = (size_t)(h & ISOJSON_LEN_MASK);
-            const uint8_t *p = ref_text(t, input, h, e[1], n);
+            const uint8_t *p = ref_text(t, input, input_len, h, e[1], n);
             if (p == NULL)
                 goto malformed;
             v = big_int(p, n);
@@ -320,7 +321,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
          * cache lookup, no shape lookup), else the key cache's str and the
          * member count find one. Without a shape its index slots are set
          * empty here (isojson_dict_keys_new_bare). */
-        const uint8_t *p = key_text(t, input, e, wend);
+        const uint8_t *p = key_text(t, input, input_len, e, wend);
         if (p == NULL)
             goto malformed;
         uint64_t kh = e[0];
@@ -365,7 +366,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
     read_key: {
         /* The next member's key of dict f: the shape's prediction, else
          * through the interpreter's key cache. */
-        const uint8_t *p = key_text(t, input, e, wend);
+        const uint8_t *p = key_text(t, input, input_len, e, wend);
         if (p == NULL)
             goto malformed;
         uint64_t kh = e[0];
@@ -407,7 +408,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             unsigned vkind = (unsigned)(vh >> ISOJSON_KIND_SHIFT);
             if (vkind == ISOJSON_STRING) {
                 size_t n = (size_t)(vh & ISOJSON_LEN_MASK);
-                const uint8_t *p = ref_text(t, input, vh, e[1], n);
+                const uint8_t *p = ref_text(t, input, input_len, vh, e[1], n);
                 if (p == NULL) {
                     Py_DECREF(key);
                     goto malformed;

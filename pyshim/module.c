@@ -77,6 +77,9 @@ static PyMethodDef module_functions[] = {
     {"_backend", module_backend, METH_NOARGS, "The name of the parser backend in use."},
     {"_backends", module_backends, METH_NOARGS, "The names of the parser backends compiled in, in rank order."},
     {"_engine_version", module_engine_version, METH_NOARGS, "The version of the Go engine library."},
+    {"_tape", isojson_tape_of, METH_O, "For tests: the engine's tape of data, as (words, arena) bytes."},
+    {"_build_tape", (PyCFunction)(void (*)(void))isojson_build_tape, METH_FASTCALL,
+     "For tests: the objects of a tape (words, arena) of data; RuntimeError when it is malformed."},
     {NULL, NULL, 0, NULL},
 };
 
