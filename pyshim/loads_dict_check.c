@@ -50,34 +50,40 @@ static PyObject *build_public(PyObject *const *keys, PyObject *const *values, Py
     return d;
 }
 
-/* Builds d's members as isojson_build does through shape sh: while keys[i]
- * is the predicted key, stored at its position without a probe; from the
- * first that is not, the entries so far get their indexes and the rest goes
- * through isojson_dict_put. */
+/* Builds d's members as isojson_build does through shape sh: in a table
+ * whose index slots are not set, while keys[i] is the predicted key, stored
+ * at its position without a probe and with the entry count set once at the
+ * end; from the first that is not, the entries so far get their indexes and
+ * the rest goes through isojson_dict_put. */
 static PyObject *build_shaped(PyObject *const *keys, PyObject *const *values, Py_ssize_t n, isojson_shape *sh)
 {
     PyObject *d = PyDict_New();
-    isojson_dict_keys *dk = d ? isojson_dict_keys_new(n) : NULL;
+    isojson_dict_keys *dk = d ? isojson_dict_keys_new_bare(n) : NULL;
     if (dk == NULL) {
         Py_XDECREF(d);
         return NULL;
     }
     int shaped = sh->n == n;
+    if (!shaped)
+        isojson_dict_clear_indices(dk);
     for (Py_ssize_t i = 0; i < n; i++) {
         if (shaped && sh->keys[i].str != keys[i]) {
+            dk->dk_nentries = i;
             isojson_dict_index_entries(dk);
             shaped = 0;
         }
         if (shaped)
-            isojson_dict_put_at(dk, i, Py_NewRef(keys[i]), Py_NewRef(values[i]));
+            isojson_dict_store_at(isojson_dict_entries(dk), i, Py_NewRef(keys[i]), Py_NewRef(values[i]));
         else if (isojson_dict_put(dk, Py_NewRef(keys[i]), Py_NewRef(values[i])) < 0) {
             isojson_dict_keys_free(dk);
             Py_DECREF(d);
             return NULL;
         }
     }
-    if (shaped)
+    if (shaped) {
+        dk->dk_nentries = n;
         isojson_dict_take_shape_indices(dk, sh);
+    }
     isojson_dict_take_keys(d, dk);
     return d;
 }

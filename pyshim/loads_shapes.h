@@ -142,18 +142,10 @@ static inline void isojson_shape_matched(isojson_shape *sh)
 }
 
 /* Shape-built dicts: stores the member at its position pos (the table's
- * next entry), taking both references. */
-static inline void isojson_dict_put_at(isojson_dict_keys *dk, Py_ssize_t pos, PyObject *key, PyObject *value)
-{
-    isojson_dict_entry *e = isojson_dict_entries(dk) + pos;
-    e->key = key;
-    e->value = value;
-    dk->dk_nentries = pos + 1;
-}
-
-/* isojson_build's form of isojson_dict_put_at: into the table's entries,
- * without keeping its dk_nentries (set once the shape is done with, from
- * the frame's count: one load and store a member fewer). */
+ * next entry), taking both references, without keeping the table's
+ * dk_nentries: the owner sets it once the shape is done with (all matched,
+ * a miss, a failure), from its own count: one load and store a member
+ * fewer. */
 static inline void isojson_dict_store_at(void *entries, Py_ssize_t pos, PyObject *key, PyObject *value)
 {
     ((isojson_dict_entry *)entries)[pos] = (isojson_dict_entry){key, value};
