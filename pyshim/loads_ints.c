@@ -27,7 +27,7 @@ PyObject *isojson_int_slow(isojson_int_cache *c, int64_t x)
         isojson_int_cache_end(c);   /* mostly distinct values: off for this call */
         return v;
     }
-    unsigned k = (unsigned)(((uint64_t)x * 0x9E3779B97F4A7C15u) >> (64 - INT_CACHE_BITS));
+    unsigned k = isojson_int_slot(x);
     if (c->slots[k].obj == NULL)
         c->filled[c->nfilled++] = (uint8_t)k;
     Py_XSETREF(c->slots[k].obj, Py_NewRef(v));

@@ -42,6 +42,12 @@ typedef struct isojson_int_cache {
     } slots[INT_CACHE_SLOTS];
 } isojson_int_cache;
 
+/* The slot of x: the top bits of a multiplicative (Fibonacci) hash. */
+static inline unsigned isojson_int_slot(int64_t x)
+{
+    return (unsigned)(((uint64_t)x * 0x9E3779B97F4A7C15u) >> (64 - INT_CACHE_BITS));
+}
+
 /* At the start of a call (the table is empty). */
 static inline void isojson_int_cache_start(isojson_int_cache *c)
 {
@@ -62,7 +68,7 @@ static inline PyObject *isojson_int(isojson_int_cache *c, int64_t x)
     if ((uint64_t)x + 5 <= 256 + 5 || c->mode == INTS_UNCACHED)   /* -5..256: CPython's own, immortal */
         return PyLong_FromLongLong((long long)x);
     if (c->mode == INTS_CACHED) {
-        unsigned k = (unsigned)(((uint64_t)x * 0x9E3779B97F4A7C15u) >> (64 - INT_CACHE_BITS));
+        unsigned k = isojson_int_slot(x);
         if (c->slots[k].obj != NULL && c->slots[k].value == x) {
             c->lookups++;
             c->hits++;
