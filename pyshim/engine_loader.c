@@ -218,13 +218,17 @@ static void *open_private_copy(char *why, size_t whylen)
         }
     }
     const char *dir = getenv("TMPDIR");
-    snprintf(path, sizeof path, "%s/isojson_engine_XXXXXX", dir && dir[0] ? dir : "/tmp");
-    int tfd = mkostemp(path, O_CLOEXEC);
-    if (tfd >= 0 && name_loaded(path)) {   /* a name an ancestor's copy had: another */
-        close(tfd);
-        unlink(path);
+    int tfd = -1;
+    /* A second name when the first is one an ancestor's copy had. */
+    for (int tries = 0; tries < 2; tries++) {
+        if (tfd >= 0) {
+            close(tfd);
+            unlink(path);
+        }
         snprintf(path, sizeof path, "%s/isojson_engine_XXXXXX", dir && dir[0] ? dir : "/tmp");
         tfd = mkostemp(path, O_CLOEXEC);
+        if (tfd < 0 || !name_loaded(path))
+            break;
     }
     if (tfd < 0) {
         snprintf(why, whylen, "no private copy of %.200s after fork: memfd and %.200s: %s", engine_path, path,
