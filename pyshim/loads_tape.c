@@ -13,19 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A C-contiguous buffer of obj, or -1 with TypeError. */
-static int get_buffer(PyObject *obj, Py_buffer *view)
-{
-    return PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS);
-}
-
 PyObject *isojson_tape_of(PyObject *module, PyObject *data)
 {
-    isojson_state *st = isojson_live_state(module);
-    if (st == NULL)
-        return NULL;
     Py_buffer in;
-    if (get_buffer(data, &in) < 0)
+    if (PyObject_GetBuffer(data, &in, PyBUF_C_CONTIGUOUS) < 0)
         return NULL;
     const isojson_engine_api *engine = isojson_engine();
     int backend = engine ? isojson_backend_index() : -1;
@@ -56,13 +47,13 @@ PyObject *isojson_build_tape(PyObject *module, PyObject *const *args, Py_ssize_t
         return NULL;
     }
     Py_buffer words, arena, in;
-    if (get_buffer(args[0], &words) < 0)
+    if (PyObject_GetBuffer(args[0], &words, PyBUF_C_CONTIGUOUS) < 0)
         return NULL;
-    if (get_buffer(args[1], &arena) < 0) {
+    if (PyObject_GetBuffer(args[1], &arena, PyBUF_C_CONTIGUOUS) < 0) {
         PyBuffer_Release(&words);
         return NULL;
     }
-    if (get_buffer(args[2], &in) < 0) {
+    if (PyObject_GetBuffer(args[2], &in, PyBUF_C_CONTIGUOUS) < 0) {
         PyBuffer_Release(&words);
         PyBuffer_Release(&arena);
         return NULL;
