@@ -58,6 +58,28 @@ func TestDigitHelpers(t *testing.T) {
 	}
 }
 
+// checkStringSpecial fails t unless stringSpecial's mask of the word b has
+// its lowest set byte at the first byte that ends plain ASCII text (a
+// quote, a backslash, a control or non-ASCII byte), and none without one.
+func checkStringSpecial(t *testing.T, b [8]byte) {
+	t.Helper()
+	want := 8
+	for j, c := range b {
+		if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			want = j
+			break
+		}
+	}
+	m := stringSpecial(load64(b[:], 0))
+	got := 8
+	if m != 0 {
+		got = bits.TrailingZeros64(m) >> 3
+	}
+	if got != want {
+		t.Fatalf("stringSpecial(%q): first special at %d, want %d", b, got, want)
+	}
+}
+
 // TestStringSpecialExhaustive: every byte value at every position of the
 // word, after a run of any one plain byte (where a borrow could start) and
 // before random bytes, is found exactly when it ends plain ASCII text.
@@ -80,21 +102,7 @@ func TestStringSpecialExhaustive(t *testing.T) {
 						b[j] = byte(r.IntN(256))
 					}
 				}
-				want := 8
-				for j, x := range b {
-					if x == '"' || x == '\\' || x < 0x20 || x >= 0x80 {
-						want = j
-						break
-					}
-				}
-				m := stringSpecial(load64(b[:], 0))
-				got := 8
-				if m != 0 {
-					got = bits.TrailingZeros64(m) >> 3
-				}
-				if got != want {
-					t.Fatalf("stringSpecial(%q): first special at %d, want %d", b, got, want)
-				}
+				checkStringSpecial(t, b)
 			}
 		}
 	}
@@ -112,25 +120,7 @@ func TestStringSpecial(t *testing.T) {
 				b[j] = byte(0x20 + r.IntN(0x60))
 			}
 		}
-		want := 8
-		for j, c := range b {
-			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-				want = j
-				break
-			}
-		}
-		m := stringSpecial(load64(b[:], 0))
-		got := 8
-		if m != 0 {
-			got = 0
-			for m&0xff == 0 {
-				m >>= 8
-				got++
-			}
-		}
-		if got != want {
-			t.Fatalf("stringSpecial(%q): first special at %d, want %d", b, got, want)
-		}
+		checkStringSpecial(t, b)
 	}
 }
 
