@@ -23,7 +23,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include "engine/isojson_engine.h"
-#include "dumps_state.h"
+#include "dumps/dumps_state.h"
 
 /* The engine's functions, resolved with dlsym. */
 typedef struct isojson_engine_api {

@@ -8,7 +8,7 @@
  * first loads/dumps, not at import.
  */
 #include "isojson.h"
-#include "loads.h"
+#include "loads/loads.h"
 
 #define ISOJSON_VERSION "0.1.0"
 

@@ -1,9 +1,9 @@
-"""The build half of loads (pyshim/loads_build.c) on tapes a backend bug
+"""The build half of loads (pyshim/loads/loads_build.c) on tapes a backend bug
 could produce: it raises RuntimeError("isojson engine: malformed tape") or
 returns objects, and never reads outside the tape, its arena or the input.
 
 Valid JSON never makes such a tape, so the tests take real tapes apart
-through two private test hooks (pyshim/loads_tape.c): `_tape(data)` gives
+through two private test hooks (pyshim/loads/loads_tape.c): `_tape(data)` gives
 the engine's tape of data as (words, arena) bytes, `_build_tape(words,
 arena, data)` builds objects from one. The tape format is documented in
 backend/tape.go: a header word per entry, its kind in the top 8 bits."""

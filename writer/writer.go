@@ -62,7 +62,7 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 		}
 	} else {
 		// Sorted here only for Go callers: the extension sorts in C
-		// (pyshim/dumps_sort.c) and clears SortKeys.
+		// (pyshim/dumps/dumps_sort.c) and clears SortKeys.
 		e.indent = flags&Indent2 != 0
 		e.sort = flags&SortKeys != 0
 		e.general(0, 0)

@@ -13,7 +13,7 @@
 
 #include "isojson.h"
 #include "dumps_scan.h"
-#include "cpython_dict314.h"
+#include "cpython/cpython_dict314.h"
 
 #include <stdint.h>
 #include <string.h>

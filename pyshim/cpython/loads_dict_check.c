@@ -5,7 +5,7 @@
  * gone; also when built through a shape (loads_shapes.h) that predicts all
  * of their keys, or all up to any one position. */
 #include "loads_dict.h"
-#include "loads_shapes.h"
+#include "loads/loads_shapes.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -52,7 +52,7 @@
 #define ISOJSON_LOADS_SHAPES_H
 
 #include "loads.h"
-#include "loads_dict.h"
+#include "cpython/loads_dict.h"
 #include "loads_bytes.h"
 
 #if ISOJSON_DICT_DIRECT

@@ -11,7 +11,7 @@
  * predicted ones, until one differs.
  */
 #include "loads.h"
-#include "loads_dict.h"
+#include "cpython/loads_dict.h"
 #include "loads_ints.h"
 #include "loads_shapes.h"
 

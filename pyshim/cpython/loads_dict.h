@@ -31,7 +31,7 @@
  * and release every reference they held. Until the check has passed, and for
  * good if it fails, isojson_build uses PyDict_SetItem. It costs about a
  * millisecond, at the first loads of the process.
- * The layout mirror is pyshim/cpython_dict314.h, which dumps reads dicts
+ * The layout mirror is pyshim/cpython/cpython_dict314.h, which dumps reads dicts
  * through too (dumps_internal.h).
  */
 #ifndef ISOJSON_LOADS_DICT_H
