@@ -1,4 +1,4 @@
-"""The dumps walk's fast paths (pyshim/dumps/dumps_internal.h, dumps_dict.c,
+"""The dumps walk's fast paths (pyshim/dumps/dumps.h, dumps_dict.c,
 dumps_list.c): dicts read from their table directly (every kind of table
 CPython 3.14 makes), short containers written in place ("leaves") and what
 happens when default= changes a dict whose table the walk has read: the walk

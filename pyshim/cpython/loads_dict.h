@@ -32,7 +32,7 @@
  * good if it fails, isojson_build uses PyDict_SetItem. It costs about a
  * millisecond, at the first loads of the process.
  * The layout mirror is pyshim/cpython/cpython_dict314.h, which dumps reads dicts
- * through too (dumps_internal.h).
+ * through too (dumps.h).
  */
 #ifndef ISOJSON_LOADS_DICT_H
 #define ISOJSON_LOADS_DICT_H

@@ -5,7 +5,7 @@
  * call writes the tape as JSON straight into the bytes object returned. The
  * walk recurses, bounded by orjson's depth limit (254 containers) with a small
  * frame per level; exact types are dispatched by pointer comparison first. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_ctx.h"
 #include "dumps_write.h"
 

@@ -6,7 +6,7 @@
  * and gives them back at the end; a nested call (dumps from inside default=)
  * finds none and allocates its own. The cache holds no Python object, so a
  * thread-local is allowed; a pthread key frees it when its thread exits. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_ctx.h"
 
 #include <pthread.h>
@@ -52,7 +52,7 @@ static void buffers_destructor(void *p) { buffers_free(p); }
 
 static void buffers_key_init(void) { (void)pthread_key_create(&buffers_key, buffers_destructor); }
 
-/* The walk's cursors (dumps_internal.h) need the tape and the borrowed list
+/* The walk's cursors (dumps.h) need the tape and the borrowed list
  * (which may trade places with the owned one) allocated: a fresh context, or
  * one whose big arrays were freed instead of cached, gets small ones. */
 static int buffers_ready(dumps_buffers *b)

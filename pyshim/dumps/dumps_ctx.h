@@ -2,7 +2,7 @@
 #ifndef ISOJSON_DUMPS_CTX_H
 #define ISOJSON_DUMPS_CTX_H
 
-#include "dumps_internal.h"
+#include "dumps.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -11,7 +11,7 @@ typedef struct dumps_buffers {
     isojson_buf out;
     dumps_objlist borrowed, owned;
     dumps_chunk *scratch;
-    dumps_keycache *keys;  /* the key cache (dumps_internal.h) */
+    dumps_keycache *keys;  /* the key cache (dumps.h) */
 } dumps_buffers;
 
 /* Takes this thread's cached buffers, or fresh empty ones (NULL with

@@ -8,7 +8,7 @@
  * ClassVar or InitVar) read with getattr. Names starting with "_" are
  * skipped either way. Members are not sorted by OPT_SORT_KEYS, as in orjson.
  * A dataclass counts as a container for the depth limit. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_types.h"
 
 int dumps_is_dataclass(dumps_ctx *c, PyTypeObject *t)

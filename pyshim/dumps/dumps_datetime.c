@@ -14,7 +14,7 @@
  * to the nearest minute (without carrying into the hour), the sign comes from the timedelta's days (-1 means negative), a zero offset
  * is +00:00, or Z under OPT_UTC_Z. The fields are read with the datetime
  * header's macros, which need no import of the datetime C API. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_types.h"
 
 #include "datetime.h"

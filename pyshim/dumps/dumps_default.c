@@ -6,7 +6,7 @@
  * <type>" with the original as __cause__. Python code runs here, so the
  * context pins what the tape points into first, and keeps the object and the
  * result alive until the write is done. */
-#include "dumps_internal.h"
+#include "dumps.h"
 
 int dumps_error_type(PyObject *obj)
 {

@@ -5,10 +5,10 @@
  * Keys must be exact str, as orjson requires ("Dict key must be str"), unless
  * OPT_NON_STR_KEYS turns other keys into strings (dumps_key.c). The count is
  * of members actually written: default= may mutate the dict while it is
- * walked; the walk stays memory-safe as PyDict_Next does (dumps_internal.h).
- * Members go through a cursor (dumps_internal.h): cached keys and the
+ * walked; the walk stays memory-safe as PyDict_Next does (dumps.h).
+ * Members go through a cursor (dumps.h): cached keys and the
  * commonest values without a call. */
-#include "dumps_internal.h"
+#include "dumps.h"
 
 
 int dumps_dict(dumps_ctx *c, PyObject *o)
@@ -60,7 +60,7 @@ fail:
     return -1;
 }
 
-/* ---- the one-time check of the direct reading (dumps_internal.h) ---- */
+/* ---- the one-time check of the direct reading (dumps.h) ---- */
 
 #if DUMPS_DICT_DIRECT
 int dumps_dict_direct_ok;

@@ -1,7 +1,7 @@
 /* enum.Enum members → their `value`, serialized in the member's place (any
  * type, itself maybe an Enum); as a dict key under OPT_NON_STR_KEYS the value
  * becomes the key. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_types.h"
 
 /* The member's value, kept alive until the write. Enum.value is a property:

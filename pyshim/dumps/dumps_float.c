@@ -2,7 +2,7 @@
  * round-trip digits in orjson's format and writes NaN and ±Infinity as null,
  * as orjson does. Only the exact float type comes here: orjson does not
  * serialize float subclasses (they go to default=). */
-#include "dumps_internal.h"
+#include "dumps.h"
 
 int dumps_float(dumps_ctx *c, PyObject *o)
 {

@@ -2,7 +2,7 @@
  * are written verbatim, unchecked, as orjson does. bytes are referenced in
  * place; a str's UTF-8 is its own data (ASCII), its cached UTF-8, or a UTF-8
  * copy that the context keeps (never cached on the caller's str). */
-#include "dumps_internal.h"
+#include "dumps.h"
 
 static int raw(dumps_ctx *c, const void *data, size_t n)
 {

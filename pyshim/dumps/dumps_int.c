@@ -5,7 +5,7 @@
  * OPT_STRICT_INTEGER limits integers to ±(2^53-1), JavaScript's safe range,
  * with orjson's messages (beyond 64 bits it reports the 64-bit range, as
  * orjson does). */
-#include "dumps_internal.h"
+#include "dumps.h"
 
 #define STRICT_MAX (((int64_t)1 << 53) - 1)
 

@@ -4,7 +4,7 @@
  * prints it (NaN/Infinity as null), datetime/date/time and UUID as their JSON
  * strings, Enum by its value. Anything else is refused with orjson's (sic)
  * message; default= is not consulted for keys. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_types.h"
 
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * float32 and float16 are printed as float32 (dumps_float32.c); datetime64 as
  * an RFC 3339 datetime (years 0-9999) with the datetime options. Only the
  * exact ndarray and scalar types count; subclasses go to default=. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_types.h"
 #include "dumps_float32.h"
 

@@ -10,7 +10,7 @@
  * is appended again followed by its value. The writer is then told not to
  * sort again (dumps.c). Values are kept alive across default= (which may
  * mutate the dict) by a reference each. */
-#include "dumps_internal.h"
+#include "dumps.h"
 
 #include <stdlib.h>
 
@@ -252,7 +252,7 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
         if (dumps_keep_owned(c, value) < 0)
             goto fail;
         size_t mark = c->tape.len;
-        /* str keys through the key cache (dumps_internal.h): a key met
+        /* str keys through the key cache (dumps.h): a key met
          * before in this call is three words copied, not scanned again. */
         int rc = PyUnicode_CheckExact(key)           ? dumps_key(c, key)
                  : (c->opts & OPT_NON_STR_KEYS) != 0 ? dumps_nonstr_key(c, key)

@@ -7,7 +7,7 @@
  * One scan (dumps_scan.h) marks text that needs no escaping as Clean, so the
  * writer copies it blind, and finds lone surrogates in 2- and 4-byte data:
  * JSON (UTF-8) cannot carry them, and orjson refuses them. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_scan.h"
 
 static int surrogate_error(void) { return dumps_error("str is not valid UTF-8: surrogates not allowed"); }

@@ -8,7 +8,7 @@
  *
  * The types are looked up in the calling interpreter's own sys.modules and
  * cached in its module state; isojson never imports a module for them. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_types.h"
 
 /* Groups of types, one per module, and the bit of st->found for each. */

@@ -5,7 +5,7 @@
 #ifndef ISOJSON_DUMPS_TYPES_H
 #define ISOJSON_DUMPS_TYPES_H
 
-#include "dumps_internal.h"
+#include "dumps.h"
 
 #pragma GCC visibility push(hidden)
 

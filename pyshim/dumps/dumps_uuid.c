@@ -1,6 +1,6 @@
 /* uuid.UUID (the exact type) → its canonical text, 8-4-4-4-12 lowercase hex
  * digits, from the 128-bit `int` attribute, as orjson writes it. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_types.h"
 
 /* Each byte's two lowercase hex digits: one 2-byte copy per byte instead

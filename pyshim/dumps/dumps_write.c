@@ -8,7 +8,7 @@
  * the exact size: there the copy costs less than the resize would, and the
  * writer's reservations (it wants up to 77 bytes of room ahead of every
  * member) would otherwise leave a short bytes object largely empty. */
-#include "dumps_internal.h"
+#include "dumps.h"
 #include "dumps_write.h"
 
 #include <stdatomic.h>

@@ -4,7 +4,7 @@
 #ifndef ISOJSON_DUMPS_WRITE_H
 #define ISOJSON_DUMPS_WRITE_H
 
-#include "dumps_internal.h"
+#include "dumps.h"
 
 #pragma GCC visibility push(hidden)
 
