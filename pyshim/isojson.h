@@ -65,9 +65,25 @@ typedef struct isojson_state {
     isojson_dumps_state dumps;
 } isojson_state;
 
-isojson_state *isojson_get_state(PyObject *module);
-/* The state, or NULL with RuntimeError once module_clear has run. */
-isojson_state *isojson_live_state(PyObject *module);
+static inline isojson_state *isojson_get_state(PyObject *module)
+{
+    return (isojson_state *)PyModule_GetState(module);
+}
+
+/* The state, or NULL with RuntimeError once module_clear has run. Inline
+ * here, not in module.c: module.c calls into dumps and loads, and they call
+ * this, so a definition there would tie both to the module file. */
+static inline isojson_state *isojson_live_state(PyObject *module)
+{
+    isojson_state *st = isojson_get_state(module);
+    /* module_clear (gc at shutdown) may have run while a function object still
+     * refers to the module: its names and types are gone. */
+    if (st == NULL || st->JSONDecodeError == NULL || st->dumps.FragmentType == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "isojson: module state is gone (interpreter shutting down)");
+        return NULL;
+    }
+    return st;
+}
 
 /* errors.c: creates JSONDecodeError (subclass of the interpreter's
  * json.JSONDecodeError) into st and adds it and JSONEncodeError (TypeError)
@@ -94,5 +110,10 @@ PyObject *isojson_build_tape(PyObject *module, PyObject *const *args, Py_ssize_t
 int isojson_dumps_state_init(PyObject *module, isojson_dumps_state *st);
 int isojson_dumps_state_traverse(isojson_dumps_state *st, visitproc visit, void *arg);
 void isojson_dumps_state_clear(isojson_dumps_state *st);
+
+/* fragment.c: the Fragment type, created into st and added to the module by
+ * isojson_dumps_state_init; dumps_fragment.c reads a fragment's contents. */
+int isojson_fragment_init(PyObject *module, isojson_dumps_state *st);
+PyObject *isojson_fragment_contents(PyObject *fragment);
 
 #endif

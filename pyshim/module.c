@@ -12,20 +12,6 @@
 
 #define ISOJSON_VERSION "0.1.0"
 
-isojson_state *isojson_get_state(PyObject *module) { return (isojson_state *)PyModule_GetState(module); }
-
-isojson_state *isojson_live_state(PyObject *module)
-{
-    isojson_state *st = isojson_get_state(module);
-    /* module_clear (gc at shutdown) may have run while a function object still
-     * refers to the module: its names and types are gone. */
-    if (st == NULL || st->JSONDecodeError == NULL || st->dumps.FragmentType == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "isojson: module state is gone (interpreter shutting down)");
-        return NULL;
-    }
-    return st;
-}
-
 /* _backend(): the name of the backend in use (loads the engine). */
 static PyObject *module_backend(PyObject *module, PyObject *Py_UNUSED(ignored))
 {

@@ -1,5 +1,5 @@
-"""The dumps walk's fast paths (pyshim/dumps/dumps.h, dumps_dict.c,
-dumps_list.c): dicts read from their table directly (every kind of table
+"""The dumps walk's fast paths (pyshim/dumps/dumps_cursor.h, dumps_dict.c,
+dumps_list.c, pyshim/cpython/dumps_dict_read.h): dicts read from their table directly (every kind of table
 CPython 3.14 makes), short containers written in place ("leaves") and what
 happens when default= changes a dict whose table the walk has read: the walk
 must read it again, as PyDict_Next would, and never the freed old table (the

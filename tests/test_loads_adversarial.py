@@ -631,7 +631,7 @@ def test_a_million_small_loads_do_not_grow():
 
 @pytest.mark.parametrize("n", [1, 5, 6, 7, 86, 342, 21845, 21846])
 def test_dumps_of_loaded_then_mutated_dicts(n):
-    """dumps reads dict tables directly too (pyshim/dumps/dumps.h): the
+    """dumps reads dict tables directly too (pyshim/cpython/dumps_dict_read.h): the
     tables loads filled, after deletions (holes), growth and a non-str key,
     serialize as orjson serializes them."""
     doc = "{" + ",".join(f'"k{i}":[{i},"\\u00e9"]' for i in range(n)) + ',"k0":"again"}'

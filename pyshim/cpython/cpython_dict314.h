@@ -1,7 +1,7 @@
 /* The one mirror of CPython 3.14's private dict-keys layout
  * (struct _dictkeysobject and the entry types of
  * Include/internal/pycore_dict.h), shared by dumps, which reads dict tables
- * directly (dumps.h), and loads, which fills them directly
+ * directly (dumps_dict_read.h), and loads, which fills them directly
  * (loads_dict.h). Each side checks the layout once per process against
  * CPython's own functions before it relies on it, and falls back to the
  * public API for good if the check fails.

@@ -75,4 +75,22 @@ void isojson_dict_keys_free(isojson_dict_keys *dk)
     PyMem_Free(dk);
 }
 
+void isojson_dict_index_entries(isojson_dict_keys *dk)
+{
+    isojson_dict_clear_indices(dk);   /* a table from isojson_dict_keys_new_bare has none set */
+    isojson_dict_entry *e = isojson_dict_entries(dk);
+    size_t mask = ((size_t)1 << dk->dk_log2_size) - 1;
+    for (Py_ssize_t ix = 0; ix < dk->dk_nentries; ix++) {
+        /* Every key of a shape is hashed (isojson_shape_from_table,
+         * loads_shapes.c). */
+        size_t hash = (size_t)isojson_str_hash(e[ix].key);
+        size_t i = hash & mask, perturb = hash;
+        while (isojson_dict_index(dk, i) >= 0) {
+            perturb >>= ISOJSON_PERTURB_SHIFT;
+            i = mask & (i * 5 + perturb + 1);
+        }
+        isojson_dict_set_index(dk, i, ix);
+    }
+}
+
 #endif

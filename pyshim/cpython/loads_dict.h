@@ -32,13 +32,15 @@
  * good if it fails, isojson_build uses PyDict_SetItem. It costs about a
  * millisecond, at the first loads of the process.
  * The layout mirror is pyshim/cpython/cpython_dict314.h, which dumps reads dicts
- * through too (dumps.h).
+ * through too (dumps_dict_read.h).
  */
 #ifndef ISOJSON_LOADS_DICT_H
 #define ISOJSON_LOADS_DICT_H
 
-#include "isojson.h"
+#include <Python.h>
+
 #include "cpython_dict314.h"
+#include "cpython_str.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -71,9 +73,6 @@ static inline isojson_dict_entry *isojson_dict_entries(isojson_dict_keys *dk)
 {
     return (isojson_dict_entry *)(dk->dk_indices + ((size_t)1 << dk->dk_log2_index_bytes));
 }
-
-/* The hash a str caches (-1: not computed yet). */
-static inline Py_hash_t isojson_str_hash(PyObject *s) { return ((PyASCIIObject *)s)->hash; }
 
 /* Equal text of two str made at their final width (as every str of loads
  * is, and as CPython's unicode_eq compares). */
@@ -145,6 +144,53 @@ static inline void isojson_dict_set_index(isojson_dict_keys *dk, size_t i, Py_ss
     else
         ((int16_t *)dk->dk_indices)[i] = (int16_t)ix;
 }
+
+/* The entry count of a table (the members stored so far, deleted ones
+ * included: none here), and its setting by the owner of a table filled
+ * through a shape (isojson_dict_store_at keeps no count). */
+static inline Py_ssize_t isojson_dict_count(const isojson_dict_keys *dk) { return dk->dk_nentries; }
+static inline void isojson_dict_set_count(isojson_dict_keys *dk, Py_ssize_t n) { dk->dk_nentries = n; }
+
+/* Whether the table's entries are {key, value} (str keys only). */
+static inline int isojson_dict_is_unicode(const isojson_dict_keys *dk)
+{
+    return dk->dk_kind == ISOJSON_DICT_KEYS_UNICODE;
+}
+
+/* The index table: its size in bytes and its bytes (a shape records them). */
+static inline size_t isojson_dict_index_bytes(const isojson_dict_keys *dk)
+{
+    return (size_t)1 << dk->dk_log2_index_bytes;
+}
+static inline const char *isojson_dict_indices(const isojson_dict_keys *dk) { return dk->dk_indices; }
+
+/* Shape-built dicts: stores the member at its position pos (the table's
+ * next entry), taking both references, without keeping the table's
+ * dk_nentries: the owner sets it once the shape is done with (all matched,
+ * a miss, a failure), from its own count: one load and store a member
+ * fewer. */
+static inline void isojson_dict_store_at(void *entries, Py_ssize_t pos, PyObject *key, PyObject *value)
+{
+    ((isojson_dict_entry *)entries)[pos] = (isojson_dict_entry){key, value};
+}
+
+/* All of a shape's members are in dk: the index table is the shape's,
+ * index_bytes bytes at indices (isojson_dict_index_bytes of the table it
+ * was recorded from, loads_shapes.h). */
+static inline void isojson_dict_take_indices(isojson_dict_keys *dk, const char *indices, uint32_t index_bytes)
+{
+    /* The smallest table (up to 5 members, most records) has 8 index
+     * bytes: one word, not a call to memcpy. */
+    if (index_bytes == 8)
+        memcpy(dk->dk_indices, indices, 8);
+    else
+        memcpy(dk->dk_indices, indices, index_bytes);
+}
+
+/* A shape-built dict met a key the shape did not predict (loads_shapes.h): the table (its
+ * index slots set or not) takes the indexes of its entries so far (distinct keys, in order,
+ * as insertdict placed them), so that isojson_dict_put can go on. */
+void isojson_dict_index_entries(isojson_dict_keys *dk);
 
 /* Adds a member, taking both references (released on failure too): a key
  * already present keeps its entry and takes the new value. 0, or -1 with an

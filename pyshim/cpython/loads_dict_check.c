@@ -82,7 +82,7 @@ static PyObject *build_shaped(PyObject *const *keys, PyObject *const *values, Py
     }
     if (shaped) {
         dk->dk_nentries = n;
-        isojson_dict_take_shape_indices(dk, sh);
+        isojson_dict_take_indices(dk, sh->indices, sh->index_bytes);
     }
     isojson_dict_take_keys(d, dk);
     return d;

@@ -1,31 +1,13 @@
 /* dumps(obj, /, default=None, option=None) -> bytes, as orjson 3.13.
  *
  * The arguments are checked exactly as orjson checks them; the object graph is
- * walked into a tape (one serializer per type, dumps_<type>.c), and one engine
- * call writes the tape as JSON straight into the bytes object returned. The
- * walk recurses, bounded by orjson's depth limit (254 containers) with a small
- * frame per level; exact types are dispatched by pointer comparison first. */
+ * walked into a tape (dumps_value, dumps_dispatch.c: one serializer per type,
+ * dumps_<type>.c), and one engine call writes the tape as JSON straight into
+ * the bytes object returned (dumps_write.c). Also the dumps side's
+ * per-interpreter state (dumps_state.h). */
 #include "dumps.h"
 #include "dumps_ctx.h"
 #include "dumps_write.h"
-
-/* ---- the walk ---- */
-
-int dumps_value(dumps_ctx *c, PyObject *o)
-{
-    return dumps_value_inline(c, o);
-}
-
-/* What dumps_value_inline leaves: the exact types that are rare in documents,
- * then everything else. */
-int dumps_value_rare(dumps_ctx *c, PyObject *o)
-{
-    if (Py_TYPE(o) == &PyTuple_Type)
-        return dumps_tuple(c, o);
-    if (Py_TYPE(o) == c->st->FragmentType)
-        return dumps_fragment(c, o);
-    return dumps_other(c, o);
-}
 
 /* ---- arguments ---- */
 

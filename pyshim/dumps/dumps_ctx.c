@@ -8,6 +8,8 @@
  * thread-local is allowed; a pthread key frees it when its thread exits. */
 #include "dumps.h"
 #include "dumps_ctx.h"
+#include "dumps_keycache.h"
+#include "cpython/dumps_dict_read.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -52,7 +54,7 @@ static void buffers_destructor(void *p) { buffers_free(p); }
 
 static void buffers_key_init(void) { (void)pthread_key_create(&buffers_key, buffers_destructor); }
 
-/* The walk's cursors (dumps.h) need the tape and the borrowed list
+/* The walk's cursors (dumps_cursor.h) need the tape and the borrowed list
  * (which may trade places with the owned one) allocated: a fresh context, or
  * one whose big arrays were freed instead of cached, gets small ones. */
 static int buffers_ready(dumps_buffers *b)

@@ -11,7 +11,7 @@ typedef struct dumps_buffers {
     isojson_buf out;
     dumps_objlist borrowed, owned;
     dumps_chunk *scratch;
-    dumps_keycache *keys;  /* the key cache (dumps.h) */
+    dumps_keycache *keys;  /* the key cache (dumps_keycache.h) */
 } dumps_buffers;
 
 /* Takes this thread's cached buffers, or fresh empty ones (NULL with

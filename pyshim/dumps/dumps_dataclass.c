@@ -9,6 +9,7 @@
  * skipped either way. Members are not sorted by OPT_SORT_KEYS, as in orjson.
  * A dataclass counts as a container for the depth limit. */
 #include "dumps.h"
+#include "dumps_keycache.h"
 #include "dumps_types.h"
 
 int dumps_is_dataclass(dumps_ctx *c, PyTypeObject *t)

@@ -3,6 +3,7 @@
  * place; a str's UTF-8 is its own data (ASCII), its cached UTF-8, or a UTF-8
  * copy that the context keeps (never cached on the caller's str). */
 #include "dumps.h"
+#include "cpython/cpython_str.h"
 
 static int raw(dumps_ctx *c, const void *data, size_t n)
 {
@@ -27,9 +28,10 @@ int dumps_fragment(dumps_ctx *c, PyObject *frag)
             return -1;
         return dumps_keep_borrowed(c, contents);
     }
-    const PyCompactUnicodeObject *cu = (const PyCompactUnicodeObject *)contents;
-    if (cu->utf8 != NULL) {
-        if (raw(c, cu->utf8, (size_t)cu->utf8_length) < 0)
+    size_t utf8_len;
+    const char *utf8_cached = isojson_str_cached_utf8(contents, &utf8_len);
+    if (utf8_cached != NULL) {
+        if (raw(c, utf8_cached, utf8_len) < 0)
             return -1;
         return dumps_keep_borrowed(c, contents);
     }

@@ -6,6 +6,7 @@
  * with orjson's messages (beyond 64 bits it reports the 64-bit range, as
  * orjson does). */
 #include "dumps.h"
+#include "cpython/cpython_long.h"
 
 #define STRICT_MAX (((int64_t)1 << 53) - 1)
 
@@ -28,28 +29,6 @@ static int dumps_bigint(dumps_ctx *c, PyObject *o)
     return dumps_ref(c, ISOJSON_BIGINT, ISOJSON_ASCII, ISOJSON_UTF8, PyUnicode_DATA(digits), n, 0);
 }
 
-/* Two 30-bit digits, |v| < 2^60 (twitter.json's ids), read from the digits
- * that the compact-int API above exposes in the same header
- * (cpython/longintrepr.h: the digit count above _PyLong_NON_SIZE_BITS in
- * lv_tag, the sign in its low bits, ob_digit least significant first),
- * instead of PyLong_AsLongLongAndOverflow's general loop. Returns 0 and sets
- * *v when o has exactly two digits. */
-#if PY_VERSION_HEX >= 0x030E0000 && PY_VERSION_HEX < 0x030F0000 && PyLong_SHIFT == 30
-static inline int two_digits(PyObject *o, int64_t *v)
-{
-    const PyLongObject *l = (const PyLongObject *)o;
-    uintptr_t tag = l->long_value.lv_tag;
-    if ((tag >> _PyLong_NON_SIZE_BITS) != 2)
-        return -1;
-    int64_t m = (int64_t)l->long_value.ob_digit[0] | (int64_t)l->long_value.ob_digit[1] << PyLong_SHIFT;
-    /* Sign bits: 0 positive, 2 negative (1, zero, has no digits). */
-    *v = (tag & _PyLong_SIGN_MASK) == 2 ? -m : m;
-    return 0;
-}
-#else
-static inline int two_digits(PyObject *o, int64_t *v) { return -1; }
-#endif
-
 int dumps_int(dumps_ctx *c, PyObject *o)
 {
     if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
@@ -58,7 +37,7 @@ int dumps_int(dumps_ctx *c, PyObject *o)
         return dumps_number(c, ISOJSON_INT, (uint64_t)v);
     }
     int64_t two;
-    if (!(c->opts & OPT_STRICT_INTEGER) && two_digits(o, &two) == 0)
+    if (!(c->opts & OPT_STRICT_INTEGER) && isojson_long_two_digits(o, &two) == 0)
         return dumps_number(c, ISOJSON_INT, (uint64_t)two);
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);

@@ -3,13 +3,15 @@
  * A tuple is a level for the depth of what it contains but is not checked
  * against the limit itself, as in orjson 3.13 (see DUMPS_MAX_DEPTH).
  *
- * A list's members are written through a cursor (dumps.h): the
+ * A list's members are written through a cursor (dumps_cursor.h): the
  * commonest scalars and short containers of them (leaves) in place, the rest
  * through the context. The size and the item array
  * are read again on every step: a slow member may run Python code (default=)
  * that shrinks the list or reallocates its items. The list itself is on the
  * context's path, so dumps_pin() keeps it alive across such code. */
 #include "dumps.h"
+#include "dumps_cursor.h"
+#include "dumps_dispatch.h"
 
 int dumps_list(dumps_ctx *c, PyObject *o)
 {

@@ -11,6 +11,8 @@
  * sort again (dumps.c). Values are kept alive across default= (which may
  * mutate the dict) by a reference each. */
 #include "dumps.h"
+#include "dumps_dispatch.h"
+#include "dumps_keycache.h"
 
 #include <stdlib.h>
 
@@ -252,7 +254,7 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
         if (dumps_keep_owned(c, value) < 0)
             goto fail;
         size_t mark = c->tape.len;
-        /* str keys through the key cache (dumps.h): a key met
+        /* str keys through the key cache (dumps_keycache.h): a key met
          * before in this call is three words copied, not scanned again. */
         int rc = PyUnicode_CheckExact(key)           ? dumps_key(c, key)
                  : (c->opts & OPT_NON_STR_KEYS) != 0 ? dumps_nonstr_key(c, key)

@@ -8,6 +8,7 @@
  * writer copies it blind, and finds lone surrogates in 2- and 4-byte data:
  * JSON (UTF-8) cannot carry them, and orjson refuses them. */
 #include "dumps.h"
+#include "cpython/cpython_str.h"
 #include "dumps_scan.h"
 
 static int surrogate_error(void) { return dumps_error("str is not valid UTF-8: surrogates not allowed"); }
@@ -26,12 +27,12 @@ int dumps_str(dumps_ctx *c, PyObject *o)
     enum isojson_class cls = kind == PyUnicode_1BYTE_KIND   ? ISOJSON_LATIN1
                              : kind == PyUnicode_2BYTE_KIND ? ISOJSON_BMP
                                                             : ISOJSON_ASTRAL;
-    const PyCompactUnicodeObject *cu = (const PyCompactUnicodeObject *)o;
-    if (cu->utf8 != NULL) {
+    size_t len;
+    const char *utf8 = isojson_str_cached_utf8(o, &len);
+    if (utf8 != NULL) {
         /* Valid UTF-8 holds no surrogate. */
-        size_t len = (size_t)cu->utf8_length;
-        int clean = dumps_scan_bytes((const uint8_t *)cu->utf8, len) == 0;
-        if (dumps_ref_clean(c, ISOJSON_STRING, cls, ISOJSON_UTF8, cu->utf8, len, n, clean) < 0)
+        int clean = dumps_scan_bytes((const uint8_t *)utf8, len) == 0;
+        if (dumps_ref_clean(c, ISOJSON_STRING, cls, ISOJSON_UTF8, utf8, len, n, clean) < 0)
             return -1;
         return dumps_keep_borrowed(c, o);
     }

@@ -19,11 +19,7 @@
 #include "isojson.h"
 #include "loads_bytes.h"
 #include "loads_ints.h"
-
-/* The character data of a str made by PyUnicode_New (always compact):
- * without the checks of PyUnicode_DATA, which handles every layout. */
-#define ISOJSON_ASCII_DATA(u) ((Py_UCS1 *)(((PyASCIIObject *)(u)) + 1))
-#define ISOJSON_COMPACT_DATA(u) ((void *)(((PyCompactUnicodeObject *)(u)) + 1))
+#include "cpython/cpython_str.h"
 
 /* One open container while building: its object, the table a dict fills
  * before it takes it (loads_dict.h; NULL otherwise) and the shape that

@@ -77,7 +77,7 @@ static void frame_free(isojson_frame *f)
 #if ISOJSON_DICT_DIRECT
     if (f->table != NULL) {
         if (f->shape != NULL)   /* filled by its shape: pos entries are in */
-            ((isojson_dict_keys *)f->table)->dk_nentries = f->pos;
+            isojson_dict_set_count(f->table, f->pos);
         isojson_dict_keys_free(f->table);
     }
     if (f->shape != NULL)
@@ -285,8 +285,8 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         isojson_shape *done = f->shape;   /* the reference moves here */
         f->shape = NULL;
         if (done != NULL) {
-            ((isojson_dict_keys *)f->table)->dk_nentries = f->n;
-            isojson_dict_take_shape_indices(f->table, done);
+            isojson_dict_set_count(f->table, f->n);
+            isojson_dict_take_indices(f->table, done->indices, done->index_bytes);
             isojson_shape_matched(done);
         } else if (f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX) {
             done = isojson_shape_offer(st, f->table, f->n);
@@ -380,7 +380,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             /* Not the predicted key: the entries so far get their
              * indexes, and the rest goes member by member. */
             isojson_shape_missed(sh);
-            ((isojson_dict_keys *)f->table)->dk_nentries = f->pos;
+            isojson_dict_set_count(f->table, f->pos);
             isojson_dict_index_entries(f->table);
             f->shape = NULL;
             isojson_shape_release(sh);

@@ -71,14 +71,14 @@ void isojson_shape_free(isojson_shape *sh)
 
 isojson_shape *isojson_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n)
 {
-    if (n < 2 || n > ISOJSON_SHAPE_MAX || dk->dk_nentries != n || dk->dk_kind != ISOJSON_DICT_KEYS_UNICODE)
+    if (n < 2 || n > ISOJSON_SHAPE_MAX || isojson_dict_count(dk) != n || !isojson_dict_is_unicode(dk))
         return NULL;
     const isojson_dict_entry *e = isojson_dict_entries((isojson_dict_keys *)dk);
     for (Py_ssize_t i = 0; i < n; i++)
         if (!PyUnicode_CheckExact(e[i].key) || !PyUnicode_IS_COMPACT_ASCII(e[i].key) ||
             isojson_str_hash(e[i].key) == -1)
             return NULL;
-    size_t index_bytes = (size_t)1 << dk->dk_log2_index_bytes;
+    size_t index_bytes = isojson_dict_index_bytes(dk);
     size_t head = sizeof(isojson_shape) + sizeof(isojson_shape_key) * (size_t)n;
     isojson_shape *sh = PyMem_Malloc(head + index_bytes);
     if (sh == NULL)
@@ -88,7 +88,7 @@ isojson_shape *isojson_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t 
     sh->score = 1;
     sh->index_bytes = (uint32_t)index_bytes;
     sh->indices = (char *)sh + head;
-    memcpy(sh->indices, dk->dk_indices, index_bytes);
+    memcpy(sh->indices, isojson_dict_indices(dk), index_bytes);
     for (Py_ssize_t i = 0; i < n; i++)
         sh->keys[i] = (isojson_shape_key){.str = Py_NewRef(e[i].key), .len = (size_t)PyUnicode_GET_LENGTH(e[i].key)};
     return sh;
@@ -96,7 +96,7 @@ isojson_shape *isojson_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t 
 
 isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n)
 {
-    if (st->shape_cache == NULL || dk->dk_nentries != n)
+    if (st->shape_cache == NULL || isojson_dict_count(dk) != n)
         return NULL;
     PyObject *first = isojson_dict_entries((isojson_dict_keys *)dk)[0].key;
     /* A first key the key cache does not keep comes back as another str:
@@ -136,23 +136,6 @@ isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *d
     if (old != NULL)
         isojson_shape_release(old);
     return sh;
-}
-
-void isojson_dict_index_entries(isojson_dict_keys *dk)
-{
-    isojson_dict_clear_indices(dk);   /* a table from isojson_dict_keys_new_bare has none set */
-    isojson_dict_entry *e = isojson_dict_entries(dk);
-    size_t mask = ((size_t)1 << dk->dk_log2_size) - 1;
-    for (Py_ssize_t ix = 0; ix < dk->dk_nentries; ix++) {
-        /* Every key of a shape is hashed (isojson_shape_from_table). */
-        size_t hash = (size_t)isojson_str_hash(e[ix].key);
-        size_t i = hash & mask, perturb = hash;
-        while (isojson_dict_index(dk, i) >= 0) {
-            perturb >>= ISOJSON_PERTURB_SHIFT;
-            i = mask & (i * 5 + perturb + 1);
-        }
-        isojson_dict_set_index(dk, i, ix);
-    }
 }
 
 int isojson_shapes_init(isojson_state *st)

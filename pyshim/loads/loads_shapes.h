@@ -141,32 +141,6 @@ static inline void isojson_shape_matched(isojson_shape *sh)
         sh->score++;
 }
 
-/* Shape-built dicts: stores the member at its position pos (the table's
- * next entry), taking both references, without keeping the table's
- * dk_nentries: the owner sets it once the shape is done with (all matched,
- * a miss, a failure), from its own count: one load and store a member
- * fewer. */
-static inline void isojson_dict_store_at(void *entries, Py_ssize_t pos, PyObject *key, PyObject *value)
-{
-    ((isojson_dict_entry *)entries)[pos] = (isojson_dict_entry){key, value};
-}
-
-/* All of sh's members are in dk: the index table is sh's. */
-static inline void isojson_dict_take_shape_indices(isojson_dict_keys *dk, const isojson_shape *sh)
-{
-    /* The smallest table (up to 5 members, most records) has 8 index
-     * bytes: one word, not a call to memcpy. */
-    if (sh->index_bytes == 8)
-        memcpy(dk->dk_indices, sh->indices, 8);
-    else
-        memcpy(dk->dk_indices, sh->indices, sh->index_bytes);
-}
-
-/* A shape-built dict met a key the shape did not predict: the table (its
- * index slots set or not) takes the indexes of its entries so far (distinct keys, in order,
- * as insertdict placed them), so that isojson_dict_put can go on. */
-void isojson_dict_index_entries(isojson_dict_keys *dk);
-
 /* The shape of the full table dk of n distinct keys (not added to any
  * cache); NULL (no exception) if it cannot have one: repeated or non-ASCII
  * keys, n out of range, no memory. The check of loads_dict_check.c uses it
