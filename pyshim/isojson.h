@@ -104,6 +104,12 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
 PyObject *isojson_tape_of(PyObject *module, PyObject *data);
 PyObject *isojson_build_tape(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* loads_keys.c: set up and tear down the loads side's per-interpreter state
+ * (the key cache, st->key_cache, and the table of dict shapes,
+ * st->shape_cache). Called from module.c's exec slot and clear. */
+int isojson_loads_state_init(isojson_state *st);
+void isojson_loads_state_clear(isojson_state *st);
+
 /* dumps.c: set up and tear down isojson_dumps_state, and add Fragment (and any
  * other dumps-side names) to the module. Called from module.c's exec slot,
  * traverse and clear. */

@@ -8,7 +8,6 @@
  * first loads/dumps, not at import.
  */
 #include "isojson.h"
-#include "loads/loads.h"
 
 #define ISOJSON_VERSION "0.1.0"
 
@@ -108,7 +107,7 @@ static int module_exec(PyObject *module)
         return -1;
     if (isojson_errors_init(module, st) < 0)
         return -1;
-    if (isojson_keys_init(st) < 0)
+    if (isojson_loads_state_init(st) < 0)
         return -1;
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (PyModule_AddIntConstant(module, options[i].name, options[i].value) < 0)
@@ -133,7 +132,7 @@ static int module_clear(PyObject *module)
     if (st == NULL)
         return 0;
     Py_CLEAR(st->JSONDecodeError);
-    isojson_keys_clear(st);
+    isojson_loads_state_clear(st);
     isojson_dumps_state_clear(&st->dumps);
     return 0;
 }

@@ -129,7 +129,7 @@ def test_refcounts_of_cached_keys_and_values_are_stable():
 
 
 # White box: the key cache's set index, ported from pyshim/loads/loads_bytes.h
-# (isojson_bytes_hash, isojson_mix) and loads_keys.c (1024 sets of 2 ways),
+# (loads_bytes_hash, loads_bytes_mix) and loads_keys.c (1024 sets of 2 ways),
 # to put three keys in one set. If the C hash changes, the first assertion
 # of the test below says so: update this port. (The port is the 128-bit
 # multiply path: a build with -DISOJSON_NO_INT128 fails this test only.)

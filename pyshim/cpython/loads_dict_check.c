@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#if ISOJSON_DICT_DIRECT
+#if LOADS_DICT_DIRECT
 
 /* CPython 3.14's builder of BUILD_MAP (_PyDict_FromItems in
  * Objects/dictobject.c), the reference the check compares tables with, byte
@@ -26,18 +26,18 @@ static PyObject *build_direct(PyObject *const *keys, PyObject *const *values, Py
     PyObject *d = PyDict_New();
     if (d == NULL || n == 0)
         return d;
-    isojson_dict_keys *dk = isojson_dict_keys_new(n);
+    isojson_dict_keys *dk = loads_dict_keys_new(n);
     if (dk == NULL) {
         Py_DECREF(d);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++)
-        if (isojson_dict_put(dk, Py_NewRef(keys[i]), Py_NewRef(values[i])) < 0) {
-            isojson_dict_keys_free(dk);
+        if (loads_dict_put(dk, Py_NewRef(keys[i]), Py_NewRef(values[i])) < 0) {
+            loads_dict_keys_free(dk);
             Py_DECREF(d);
             return NULL;
         }
-    isojson_dict_take_keys(d, dk);
+    loads_dict_take_keys(d, dk);
     return d;
 }
 
@@ -50,41 +50,41 @@ static PyObject *build_public(PyObject *const *keys, PyObject *const *values, Py
     return d;
 }
 
-/* Builds d's members as isojson_build does through shape sh: in a table
+/* Builds d's members as loads_build does through shape sh: in a table
  * whose index slots are not set, while keys[i] is the predicted key, stored
  * at its position without a probe and with the entry count set once at the
  * end; from the first that is not, the entries so far get their indexes and
- * the rest goes through isojson_dict_put. */
-static PyObject *build_shaped(PyObject *const *keys, PyObject *const *values, Py_ssize_t n, isojson_shape *sh)
+ * the rest goes through loads_dict_put. */
+static PyObject *build_shaped(PyObject *const *keys, PyObject *const *values, Py_ssize_t n, loads_shape *sh)
 {
     PyObject *d = PyDict_New();
-    isojson_dict_keys *dk = d ? isojson_dict_keys_new_bare(n) : NULL;
+    isojson_dict_keys *dk = d ? loads_dict_keys_new_bare(n) : NULL;
     if (dk == NULL) {
         Py_XDECREF(d);
         return NULL;
     }
     int shaped = sh->n == n;
     if (!shaped)
-        isojson_dict_clear_indices(dk);
+        loads_dict_clear_indices(dk);
     for (Py_ssize_t i = 0; i < n; i++) {
         if (shaped && sh->keys[i].str != keys[i]) {
             dk->dk_nentries = i;
-            isojson_dict_index_entries(dk);
+            loads_dict_index_entries(dk);
             shaped = 0;
         }
         if (shaped)
-            isojson_dict_store_at(isojson_dict_entries(dk), i, Py_NewRef(keys[i]), Py_NewRef(values[i]));
-        else if (isojson_dict_put(dk, Py_NewRef(keys[i]), Py_NewRef(values[i])) < 0) {
-            isojson_dict_keys_free(dk);
+            loads_dict_store_at(loads_dict_entries(dk), i, Py_NewRef(keys[i]), Py_NewRef(values[i]));
+        else if (loads_dict_put(dk, Py_NewRef(keys[i]), Py_NewRef(values[i])) < 0) {
+            loads_dict_keys_free(dk);
             Py_DECREF(d);
             return NULL;
         }
     }
     if (shaped) {
         dk->dk_nentries = n;
-        isojson_dict_take_indices(dk, sh->indices, sh->index_bytes);
+        loads_dict_take_indices(dk, sh->indices, sh->index_bytes);
     }
-    isojson_dict_take_keys(d, dk);
+    loads_dict_take_keys(d, dk);
     return d;
 }
 
@@ -103,9 +103,9 @@ static int same_table(PyObject *d, PyObject *ref)
         x->dk_log2_index_bytes != y->dk_log2_index_bytes || x->dk_usable != y->dk_usable ||
         x->dk_nentries != y->dk_nentries || x->dk_version != y->dk_version)
         return 0;
-    size_t usable = (size_t)isojson_dict_usable((size_t)1 << x->dk_log2_size);
+    size_t usable = (size_t)loads_dict_usable((size_t)1 << x->dk_log2_size);
     return memcmp(x->dk_indices, y->dk_indices, (size_t)1 << x->dk_log2_index_bytes) == 0 &&
-           memcmp(isojson_dict_entries(x), isojson_dict_entries(y), sizeof(isojson_dict_entry) * usable) == 0;
+           memcmp(loads_dict_entries(x), loads_dict_entries(y), sizeof(isojson_dict_entry) * usable) == 0;
 }
 
 /* 1 when a and b have the same members in the same order (the same key and
@@ -230,7 +230,7 @@ static int behaves_alike(PyObject *d, PyObject *p, PyObject *const *keys, Py_ssi
 static int check_shapes(PyObject *const *keys, PyObject *const *values, Py_ssize_t n, Py_ssize_t dup, int every,
                         PyObject *ref)
 {
-    if (n < 2 || n > ISOJSON_SHAPE_MAX)
+    if (n < 2 || n > LOADS_SHAPE_MAX)
         return 1;
     PyObject **predicted = PyMem_Calloc((size_t)n, sizeof(PyObject *));
     if (predicted == NULL)
@@ -244,13 +244,13 @@ static int check_shapes(PyObject *const *keys, PyObject *const *values, Py_ssize
                 rc = -1;
         }
         PyObject *p = rc == 1 ? build_direct(predicted, values, n) : NULL;
-        isojson_shape *sh = p ? isojson_shape_from_table((isojson_dict_keys *)((PyDictObject *)p)->ma_keys, n) : NULL;
+        loads_shape *sh = p ? loads_shape_from_table((isojson_dict_keys *)((PyDictObject *)p)->ma_keys, n) : NULL;
         Py_XDECREF(p);
         if (sh != NULL) {   /* NULL: not a shape (non-ASCII keys, no memory) */
             PyObject *d = build_shaped(keys, values, n, sh);
             rc = d == NULL ? -1 : same_table(d, ref);
             Py_XDECREF(d);
-            isojson_shape_release(sh);
+            loads_shape_release(sh);
         } else if (rc == 1 && PyErr_Occurred()) {
             rc = -1;
         }
@@ -323,7 +323,7 @@ static int check_case(from_items_fn from_items, Py_ssize_t n, int variety, Py_ss
         goto done;
     if (do_break && n >= 2) {
         /* The test hook: a table CPython would not build. */
-        isojson_dict_entry *e = isojson_dict_entries((isojson_dict_keys *)((PyDictObject *)d)->ma_keys);
+        isojson_dict_entry *e = loads_dict_entries((isojson_dict_keys *)((PyDictObject *)d)->ma_keys);
         PyObject *v = e[0].value;
         e[0].value = e[1].value;
         e[1].value = v;
@@ -390,7 +390,7 @@ static int check(int do_break)
  * (own-GIL sub-interpreters on several threads) reach the same result. */
 static int checked;
 
-int isojson_dict_direct_check(void)
+int loads_dict_direct_check(void)
 {
     int state = __atomic_load_n(&checked, __ATOMIC_ACQUIRE);
     if (state != 0)
@@ -409,6 +409,6 @@ int isojson_dict_direct_check(void)
 
 #else
 
-int isojson_dict_direct_check(void) { return 0; }
+int loads_dict_direct_check(void) { return 0; }
 
 #endif

@@ -245,9 +245,10 @@ int dumps_error_type(PyObject *obj);
 /* ---- serializers, one per type; each appends one value ---- */
 
 int dumps_value(dumps_ctx *c, PyObject *obj);
-/* dumps_value for an object that is none of the types dumps_value_inline
- * writes itself (tuple, Fragment, subclasses, the other types). */
-int dumps_value_rare(dumps_ctx *c, PyObject *obj);
+/* The out-of-line part of dumps_value: an object of none of the exact
+ * types dumps_value_inline writes itself (str, int, float, None, bool,
+ * dict, list): tuple, Fragment, then dumps_typed_value (dumps_dispatch.c). */
+int dumps_value_slow(dumps_ctx *c, PyObject *obj);
 int dumps_str(dumps_ctx *c, PyObject *obj);
 int dumps_int(dumps_ctx *c, PyObject *obj);
 int dumps_float(dumps_ctx *c, PyObject *obj);
@@ -260,9 +261,10 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *obj, int sort);
 /* A dict key that is not an exact str, under OPT_NON_STR_KEYS (dumps_key.c). */
 int dumps_nonstr_key(dumps_ctx *c, PyObject *key);
 int dumps_fragment(dumps_ctx *c, PyObject *obj);
-/* Types without an exact-type fast path: subclasses, the phase-2 types,
- * then default=. */
-int dumps_other(dumps_ctx *c, PyObject *obj);
+/* A value of a type without an exact-type fast path, tried in orjson's
+ * order (dumps_types.c): datetime, UUID, Enum, subclasses of the builtins,
+ * dataclass, numpy; then default=, or "Type is not JSON serializable". */
+int dumps_typed_value(dumps_ctx *c, PyObject *obj);
 int dumps_default(dumps_ctx *c, PyObject *obj);
 
 #pragma GCC visibility pop

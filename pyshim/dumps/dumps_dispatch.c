@@ -10,13 +10,13 @@ int dumps_value(dumps_ctx *c, PyObject *o)
     return dumps_value_inline(c, o);
 }
 
-/* What dumps_value_inline leaves: the exact types that are rare in documents,
- * then everything else. */
-int dumps_value_rare(dumps_ctx *c, PyObject *o)
+/* What dumps_value_inline leaves: the exact types that are rare in documents
+ * (tuple, Fragment), then every other type (dumps_types.c). */
+int dumps_value_slow(dumps_ctx *c, PyObject *o)
 {
     if (Py_TYPE(o) == &PyTuple_Type)
         return dumps_tuple(c, o);
     if (Py_TYPE(o) == c->st->FragmentType)
         return dumps_fragment(c, o);
-    return dumps_other(c, o);
+    return dumps_typed_value(c, o);
 }

@@ -25,7 +25,7 @@ static inline __attribute__((always_inline)) int dumps_str_inline(dumps_ctx *c, 
 
 /* The walk's dispatch by exact type, inlined into the container loops (and
  * the body of dumps_value): the commonest exact types by pointer comparison,
- * everything else through dumps_value_rare. */
+ * everything else through dumps_value_slow. */
 static inline __attribute__((always_inline)) int dumps_value_inline(dumps_ctx *c, PyObject *o)
 {
     PyTypeObject *t = Py_TYPE(o);
@@ -52,7 +52,7 @@ static inline __attribute__((always_inline)) int dumps_value_inline(dumps_ctx *c
         return dumps_dict(c, o);
     if (t == &PyList_Type)
         return dumps_list(c, o);
-    return dumps_value_rare(c, o);
+    return dumps_value_slow(c, o);
 }
 
 #pragma GCC visibility pop

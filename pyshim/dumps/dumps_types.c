@@ -126,7 +126,7 @@ static int lookups_pending(const isojson_dumps_state *st)
     return (st->found & all) != all;
 }
 
-static int other(dumps_ctx *c, PyObject *o)
+static int typed_value(dumps_ctx *c, PyObject *o)
 {
     isojson_dumps_state *st = c->st;
     PyTypeObject *t = Py_TYPE(o);
@@ -170,13 +170,13 @@ static int other(dumps_ctx *c, PyObject *o)
     return dumps_default(c, o);
 }
 
-int dumps_other(dumps_ctx *c, PyObject *o)
+int dumps_typed_value(dumps_ctx *c, PyObject *o)
 {
     if (!lookups_pending(c->st))
-        return other(c, o);
+        return typed_value(c, o);
     /* Keep o alive while a type lookup may run arbitrary code. */
     Py_INCREF(o);
-    int rc = other(c, o);
+    int rc = typed_value(c, o);
     Py_DECREF(o);
     return rc;
 }

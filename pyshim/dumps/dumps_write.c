@@ -179,7 +179,7 @@ static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, ui
 PyObject *dumps_write_long(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, isojson_buf *small)
 {
     size_t est = estimate_text(c, (opts & OPT_INDENT_2) != 0);
-    if (est < DIRECT_MIN_BYTES && c->tape.len < WRITE_UNLOCKED_MIN_WORDS)
+    if (est < DUMPS_DIRECT_MIN_BYTES && c->tape.len < WRITE_UNLOCKED_MIN_WORDS)
         return dumps_write_copied(c, engine, opts, small);
     return write_direct(c, engine, opts, est);
 }

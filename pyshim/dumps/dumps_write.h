@@ -10,20 +10,20 @@
 
 /* From this estimated size on, the text is written straight into the bytes
  * object (measured: below it, the copy path is as fast or faster). */
-#define DIRECT_MIN_BYTES 4096
+#define DUMPS_DIRECT_MIN_BYTES 4096
 
 /* Tapes shorter than this take the copy path, inline, without an estimate:
  * their calls are the shortest, where even the call to the estimate showed
  * (measured: 3-5% of a 33-word dumps at 32), and only a few long strings
  * could make their text long (then copied once, as it always was). The plain
- * estimate reaches DIRECT_MIN_BYTES at about 450 words anyway. */
-#define DIRECT_MIN_WORDS 256
+ * estimate reaches DUMPS_DIRECT_MIN_BYTES at about 450 words anyway. */
+#define DUMPS_DIRECT_MIN_WORDS 256
 
 /* The exception for a failed engine write (NULL). */
 PyObject *dumps_write_failed(int rc, const isojson_error *err);
 /* Records the text length of a long call for the next estimate. */
 void dumps_write_learn(const dumps_ctx *c, uint32_t opts, size_t text_len);
-/* The write of a tape of DIRECT_MIN_WORDS or more: estimated, then copied or
+/* The write of a tape of DUMPS_DIRECT_MIN_WORDS or more: estimated, then copied or
  * direct; may release the GIL (after pinning what the tape points into). */
 PyObject *dumps_write_long(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, isojson_buf *small);
 
@@ -42,7 +42,7 @@ static inline PyObject *dumps_write_copied(dumps_ctx *c, const isojson_engine_ap
     /* Short text tells nothing the next call needs: short text again takes
      * this path whatever the estimate, and a long document after it is
      * estimated from the last long one. */
-    if (small->len >= DIRECT_MIN_BYTES / 2 && c->tape.len >= DIRECT_MIN_WORDS)
+    if (small->len >= DUMPS_DIRECT_MIN_BYTES / 2 && c->tape.len >= DUMPS_DIRECT_MIN_WORDS)
         dumps_write_learn(c, opts, small->len);
     return PyBytes_FromStringAndSize((const char *)small->data, (Py_ssize_t)small->len);
 }
@@ -62,7 +62,7 @@ static inline PyObject *dumps_write_bytes(dumps_ctx *c, isojson_buf *small)
      * (dumps_sort.c), so the writer need not sort again. */
     uint32_t opts = c->opts & ~OPT_SORT_KEYS;
     isojson_engine_pace(engine, c->tape.len * sizeof(uint64_t));
-    if (c->tape.len < DIRECT_MIN_WORDS)
+    if (c->tape.len < DUMPS_DIRECT_MIN_WORDS)
         return dumps_write_copied(c, engine, opts, small);
     return dumps_write_long(c, engine, opts, small);
 }

@@ -34,10 +34,10 @@
  * no other thread of this interpreter can see or change the GC's state
  * meanwhile; the state is per interpreter. A caller who disabled the GC
  * keeps it disabled. */
-static PyObject *build_without_gc_scheduling(isojson_state *st, isojson_scratch *s, const uint8_t *src, size_t n)
+static PyObject *build_without_gc_scheduling(isojson_state *st, loads_scratch *s, const uint8_t *src, size_t n)
 {
     int was_enabled = PyGC_Disable();
-    PyObject *result = isojson_build(st, s, src, n);
+    PyObject *result = loads_build(st, s, src, n);
     if (was_enabled)
         PyGC_Enable();
     return result;
@@ -98,7 +98,7 @@ PyObject *isojson_loads(PyObject *module, PyObject *obj)
 
     const isojson_engine_api *engine = isojson_engine();
     int backend = engine ? isojson_backend_index() : -1;
-    isojson_scratch *s = backend >= 0 ? isojson_scratch_acquire() : NULL;
+    loads_scratch *s = backend >= 0 ? loads_scratch_acquire() : NULL;
     if (s == NULL) {
         if (view.obj != NULL)
             PyBuffer_Release(&view);
@@ -141,7 +141,7 @@ PyObject *isojson_loads(PyObject *module, PyObject *obj)
     default:
         PyErr_Format(PyExc_RuntimeError, "isojson engine: %s", err.msg);
     }
-    isojson_scratch_release(s);
+    loads_scratch_release(s);
     free(copy);
     if (view.obj != NULL)
         PyBuffer_Release(&view);

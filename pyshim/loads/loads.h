@@ -26,7 +26,7 @@
  * predicts its keys (a list's: the shape of its last dict, which predicts
  * the next; loads_shapes.h), how many children it
  * has and how many are in, and the key waiting for its value (objects). */
-typedef struct isojson_frame {
+typedef struct loads_frame {
     PyObject *obj;
     void *table;
     void *entries;  /* the table's entries: while a shape fills them, in order, the
@@ -34,57 +34,56 @@ typedef struct isojson_frame {
     void *shape;    /* a reference to a shape (loads_shapes.h), or NULL */
     Py_ssize_t pos, n;
     PyObject *key;
-} isojson_frame;
+} loads_frame;
 
 /* The memory one loads() call works in. A thread keeps one between calls so
  * that the common case allocates nothing but the Python objects. */
-typedef struct isojson_scratch {
+typedef struct loads_scratch {
     isojson_tape tape;
-    isojson_frame *frames;
+    loads_frame *frames;
     size_t nframes;
-    isojson_int_cache ints;   /* empty between calls */
+    loads_int_cache ints;   /* empty between calls */
     int busy;      /* in use by a call on this thread (re-entry gets its own) */
     int cached;    /* the thread's cached scratch, not a one-off */
-} isojson_scratch;
+} loads_scratch;
 
-isojson_scratch *isojson_scratch_acquire(void);
-void isojson_scratch_release(isojson_scratch *s);
+loads_scratch *loads_scratch_acquire(void);
+void loads_scratch_release(loads_scratch *s);
 /* Makes room for at least n frames; -1 with MemoryError set on failure. */
-int isojson_scratch_frames(isojson_scratch *s, size_t n);
+int loads_scratch_frames(loads_scratch *s, size_t n);
 
 /* The str of a non-ASCII string: `chars` code points of class cls from valid
  * UTF-8 s[0:n) (loads_str.c). */
-PyObject *isojson_str_from_utf8_wide(const uint8_t *s, size_t n, size_t chars, int cls);
+PyObject *loads_str_from_utf8_wide(const uint8_t *s, size_t n, size_t chars, int cls);
 
 /* A str of `chars` code points of class cls from valid UTF-8 s[0:n). ASCII,
  * most strings, inline: a call cost 1.3% of loads(github) (callgrind); a
  * 1-char str is CPython's cached one, as its own decoder gives. Always:
- * with three uses in isojson_build GCC made it a call again (github: 7k
+ * with three uses in loads_build GCC made it a call again (github: 7k
  * instructions a loads more). */
-static inline __attribute__((always_inline)) PyObject *isojson_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cls)
+static inline __attribute__((always_inline)) PyObject *loads_str_from_utf8(const uint8_t *s, size_t n, size_t chars, int cls)
 {
     if (cls != ISOJSON_ASCII)
-        return isojson_str_from_utf8_wide(s, n, chars, cls);
+        return loads_str_from_utf8_wide(s, n, chars, cls);
     if (n == 1)
         return PyUnicode_FromOrdinal(s[0]);
     PyObject *u = PyUnicode_New((Py_ssize_t)n, 0x7f);
     if (u != NULL)
-        isojson_bytes_copy(ISOJSON_ASCII_DATA(u), s, n);
+        loads_bytes_copy(ISOJSON_ASCII_DATA(u), s, n);
     return u;
 }
 
 /* The longest key the key cache keeps, in bytes. */
-#define ISOJSON_KEY_CACHE_MAX 64
+#define LOADS_KEY_CACHE_MAX 64
 
-/* Per-interpreter key cache (isojson_state.key_cache); init and clear set
- * up and tear down the table of dict shapes too (loads_shapes.h). */
-int isojson_keys_init(isojson_state *st);
-void isojson_keys_clear(isojson_state *st);
+/* The per-interpreter key cache (isojson_state.key_cache) is set up and torn
+ * down with the table of dict shapes by isojson_loads_state_init and
+ * isojson_loads_state_clear (isojson.h, loads_keys.c). */
 /* A new reference to the str for key s[0:n) of class cls. */
-PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls);
+PyObject *loads_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls);
 
 /* Builds the Python value of the tape of input[0:input_len); NULL with an
  * exception on failure. */
-PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input, size_t input_len);
+PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input, size_t input_len);
 
 #endif

@@ -50,7 +50,7 @@ static inline const uint8_t *key_text(const isojson_tape *t, const uint8_t *inpu
 /* The key cache's str for the key entry at e, whose text is p (key_text). */
 static inline PyObject *cached_key(isojson_state *st, const uint8_t *p, const uint64_t *e)
 {
-    return isojson_key(st, p, (size_t)(e[0] & ISOJSON_LEN_MASK), (size_t)e[2], (int)(e[0] >> ISOJSON_CLASS_SHIFT) & 3);
+    return loads_key(st, p, (size_t)(e[0] & ISOJSON_LEN_MASK), (size_t)e[2], (int)(e[0] >> ISOJSON_CLASS_SHIFT) & 3);
 }
 
 /* An integer beyond 64 bits from its decimal digits, through CPython's own
@@ -70,18 +70,18 @@ static PyObject *big_int(const uint8_t *digits, size_t n)
 }
 
 /* Releases what an open container holds. */
-static void frame_free(isojson_frame *f)
+static void frame_free(loads_frame *f)
 {
     Py_XDECREF(f->key);
     Py_XDECREF(f->obj);
-#if ISOJSON_DICT_DIRECT
+#if LOADS_DICT_DIRECT
     if (f->table != NULL) {
         if (f->shape != NULL)   /* filled by its shape: pos entries are in */
-            isojson_dict_set_count(f->table, f->pos);
-        isojson_dict_keys_free(f->table);
+            loads_dict_set_count(f->table, f->pos);
+        loads_dict_keys_free(f->table);
     }
     if (f->shape != NULL)
-        isojson_shape_release(f->shape);
+        loads_shape_release(f->shape);
 #endif
 }
 
@@ -92,7 +92,7 @@ static const uint8_t entry_words[16] = {
     [ISOJSON_STRING] = 3, [ISOJSON_BIGINT] = 3,
 };
 
-PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *input, size_t input_len)
+PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input, size_t input_len)
 {
     const isojson_tape *t = &s->tape;
     /* The next entry, and the tape's end: pointers rather than a base and
@@ -103,21 +103,21 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
     size_t sp = 0;
     /* The innermost open container, frames[sp - 1] (NULL at the top): in a
      * register, not reloaded from sp at every member. */
-    isojson_frame *f = NULL;
+    loads_frame *f = NULL;
     PyObject *v, *key;
     /* Dicts filled directly (loads_dict.h) once the check has passed. */
     PyObject *const constants[3] = {Py_None, Py_False, Py_True};
-    const int direct = isojson_dict_direct_check();
-    (void)direct;  /* unused where ISOJSON_DICT_DIRECT is 0 */
-#if ISOJSON_DICT_DIRECT
-    const size_t direct_max = direct ? ISOJSON_DICT_DIRECT_MAX : 0;   /* the most members filled directly */
+    const int direct = loads_dict_direct_check();
+    (void)direct;  /* unused where LOADS_DICT_DIRECT is 0 */
+#if LOADS_DICT_DIRECT
+    const size_t direct_max = direct ? LOADS_DICT_DIRECT_MAX : 0;   /* the most members filled directly */
 #endif
     /* The container being opened: its member count, and its table and
      * the table's entries when it is a dict filled directly. */
     Py_ssize_t cn;
     void *ctable, *centries;
-    isojson_int_cache *ints = &s->ints;   /* repeated ints share one object (loads_ints.h) */
-    isojson_int_cache_start(ints);
+    loads_int_cache *ints = &s->ints;   /* repeated ints share one object (loads_ints.h) */
+    loads_int_cache_start(ints);
 
     /* e <= wend throughout: an entry is consumed only once it is known to
      * be inside the tape (a backend bug must raise, not read past the end). */
@@ -148,7 +148,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             e += 1;
             break;
         case ISOJSON_INT:
-            v = isojson_int(ints, (int64_t)e[1]);
+            v = loads_int(ints, (int64_t)e[1]);
             e += 2;
             break;
         case ISOJSON_UINT:
@@ -167,7 +167,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             const uint8_t *p = ref_text(t, input, input_len, h, e[1], n);
             if (p == NULL)
                 goto malformed;
-            v = isojson_str_from_utf8(p, n, (size_t)e[2], (int)(h >> ISOJSON_CLASS_SHIFT) & 3);
+            v = loads_str_from_utf8(p, n, (size_t)e[2], (int)(h >> ISOJSON_CLASS_SHIFT) & 3);
             e += 3;
             break;
         }
@@ -194,7 +194,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             cn = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
             e += 2;
             ctable = centries = NULL;
-#if ISOJSON_DICT_DIRECT
+#if LOADS_DICT_DIRECT
             if ((size_t)cn - 1 < direct_max) {   /* 1 <= cn <= direct_max */
                 /* The dict takes its table when the table is full. Its
                  * index slots are set at its first key, unless a shape
@@ -202,12 +202,12 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                 v = PyDict_New();
                 if (v == NULL)
                     break;
-                ctable = isojson_dict_keys_new_bare(cn);
+                ctable = loads_dict_keys_new_bare(cn);
                 if (ctable == NULL) {
                     Py_DECREF(v);
                     goto fail;
                 }
-                centries = isojson_dict_entries(ctable);
+                centries = loads_dict_entries(ctable);
                 goto push;
             }
 #endif
@@ -219,12 +219,12 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             if (v == NULL || cn == 0)
                 break;
         push:
-            if (sp == s->nframes && isojson_scratch_frames(s, sp + 1) < 0) {
-                frame_free(&(isojson_frame){.obj = v, .table = ctable, .shape = NULL});
+            if (sp == s->nframes && loads_scratch_frames(s, sp + 1) < 0) {
+                frame_free(&(loads_frame){.obj = v, .table = ctable, .shape = NULL});
                 goto fail;
             }
             f = &s->frames[sp++];
-            *f = (isojson_frame){.obj = v, .table = ctable, .entries = centries, .shape = NULL, .pos = 0, .n = cn,
+            *f = (loads_frame){.obj = v, .table = ctable, .entries = centries, .shape = NULL, .pos = 0, .n = cn,
                                  .key = NULL};
             if (kind == ISOJSON_ARRAY)
                 continue;
@@ -238,7 +238,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
     place:
         /* Place v in its container; close every container it completes. */
         if (f == NULL) {
-            isojson_int_cache_end(ints);
+            loads_int_cache_end(ints);
             return v;
         }
         if (f->key == NULL) {   /* a list */
@@ -246,21 +246,21 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             if (++f->pos < f->n)
                 continue;
             v = f->obj;
-#if ISOJSON_DICT_DIRECT
+#if LOADS_DICT_DIRECT
             if (f->shape != NULL) {
-                isojson_shape_release(f->shape);
+                loads_shape_release(f->shape);
                 f->shape = NULL;
             }
 #endif
             goto pop;
         }
-#if ISOJSON_DICT_DIRECT
+#if LOADS_DICT_DIRECT
         if (f->table != NULL) {
             key = f->key;
             f->key = NULL;
             if (f->shape != NULL)
-                isojson_dict_store_at(f->entries, f->pos, key, v);   /* no probe: the indexes come at the end */
-            else if (isojson_dict_put(f->table, key, v) < 0)
+                loads_dict_store_at(f->entries, f->pos, key, v);   /* no probe: the indexes come at the end */
+            else if (loads_dict_put(f->table, key, v) < 0)
                 goto fail;
             if (++f->pos < f->n)
                 goto read_key;
@@ -279,33 +279,33 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             goto pop;
         }
 
-#if ISOJSON_DICT_DIRECT
+#if LOADS_DICT_DIRECT
     dict_done: {
         /* f, a dict filled directly, has all its members. */
-        isojson_shape *done = f->shape;   /* the reference moves here */
+        loads_shape *done = f->shape;   /* the reference moves here */
         f->shape = NULL;
         if (done != NULL) {
-            isojson_dict_set_count(f->table, f->n);
-            isojson_dict_take_indices(f->table, done->indices, done->index_bytes);
-            isojson_shape_matched(done);
-        } else if (f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX) {
-            done = isojson_shape_offer(st, f->table, f->n);
+            loads_dict_set_count(f->table, f->n);
+            loads_dict_take_indices(f->table, done->indices, done->index_bytes);
+            loads_shape_matched(done);
+        } else if (f->n >= 2 && f->n <= LOADS_SHAPE_MAX) {
+            done = loads_shape_offer(st, f->table, f->n);
             if (done != NULL)
-                isojson_shape_hold(done);
+                loads_shape_hold(done);
         }
         if (done != NULL) {
             /* The parent is a list (it has no key waiting): its next dict
              * is predicted to be like this one. */
-            isojson_frame *parent = sp >= 2 ? f - 1 : NULL;
-            isojson_shape *old = parent != NULL && parent->key == NULL ? parent->shape : done;
+            loads_frame *parent = sp >= 2 ? f - 1 : NULL;
+            loads_shape *old = parent != NULL && parent->key == NULL ? parent->shape : done;
             if (old != done) {
                 parent->shape = done;
                 done = old;
             }
             if (done != NULL)
-                isojson_shape_release(done);
+                loads_shape_release(done);
         }
-        isojson_dict_take_keys(f->obj, f->table);
+        loads_dict_take_keys(f->obj, f->table);
         f->table = NULL;
         v = f->obj;
     }
@@ -320,21 +320,21 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
          * looks for a shape: the list's last dict predicts it (no key
          * cache lookup, no shape lookup), else the key cache's str and the
          * member count find one. Without a shape its index slots are set
-         * empty here (isojson_dict_keys_new_bare). */
+         * empty here (loads_dict_keys_new_bare). */
         const uint8_t *p = key_text(t, input, input_len, e, wend);
         if (p == NULL)
             goto malformed;
         uint64_t kh = e[0];
-#if ISOJSON_DICT_DIRECT
+#if LOADS_DICT_DIRECT
         if (f->table != NULL) {
-            isojson_frame *parent = sp >= 2 ? f - 1 : NULL;
-            isojson_shape *sh;
+            loads_frame *parent = sp >= 2 ? f - 1 : NULL;
+            loads_shape *sh;
             if (parent != NULL && parent->key == NULL && (sh = parent->shape) != NULL && sh->n == f->n &&
-                isojson_shape_key_is(sh, 0, kh, p)) {
+                loads_shape_key_is(sh, 0, kh, p)) {
                 /* A first key only differs from a list's prediction in a
                  * list of two kinds of records, not a sign that the shape
                  * is out of date: no miss counted. */
-                f->shape = isojson_shape_hold(sh);
+                f->shape = loads_shape_hold(sh);
                 key = Py_NewRef(sh->keys[0].str);
                 goto shaped_value;
             }
@@ -344,12 +344,12 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
             /* Only if something besides the key cache and this dict holds
              * the str, as a shape would: a key seen for the first time (a
              * document of ever new keys) skips the table. */
-            if (f->n >= 2 && f->n <= ISOJSON_SHAPE_MAX && Py_REFCNT(key) > 2 &&
-                (sh = isojson_shape_find(st, key, f->n)) != NULL) {
-                f->shape = isojson_shape_hold(sh);   /* its first key is this str */
+            if (f->n >= 2 && f->n <= LOADS_SHAPE_MAX && Py_REFCNT(key) > 2 &&
+                (sh = loads_shape_find(st, key, f->n)) != NULL) {
+                f->shape = loads_shape_hold(sh);   /* its first key is this str */
                 goto shaped_value;
             }
-            isojson_dict_clear_indices(f->table);
+            loads_dict_clear_indices(f->table);
             f->key = key;
             e += 3;
             continue;
@@ -370,20 +370,20 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         if (p == NULL)
             goto malformed;
         uint64_t kh = e[0];
-#if ISOJSON_DICT_DIRECT
-        isojson_shape *sh = f->shape;
+#if LOADS_DICT_DIRECT
+        loads_shape *sh = f->shape;
         if (sh != NULL) {
-            if (isojson_shape_key_is(sh, f->pos, kh, p)) {
+            if (loads_shape_key_is(sh, f->pos, kh, p)) {
                 key = Py_NewRef(sh->keys[f->pos].str);
                 goto shaped_value;
             }
             /* Not the predicted key: the entries so far get their
              * indexes, and the rest goes member by member. */
-            isojson_shape_missed(sh);
-            isojson_dict_set_count(f->table, f->pos);
-            isojson_dict_index_entries(f->table);
+            loads_shape_missed(sh);
+            loads_dict_set_count(f->table, f->pos);
+            loads_dict_index_entries(f->table);
             f->shape = NULL;
-            isojson_shape_release(sh);
+            loads_shape_release(sh);
         }
 #endif
         key = cached_key(st, p, e);
@@ -394,7 +394,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         continue;
     }
 
-#if ISOJSON_DICT_DIRECT
+#if LOADS_DICT_DIRECT
     shaped_value: {
         /* key (a new reference), the tape key at e, is the one f's shape
          * predicts at f->pos. A value that is a str, an int, null, false
@@ -413,10 +413,10 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                     Py_DECREF(key);
                     goto malformed;
                 }
-                v = isojson_str_from_utf8(p, n, (size_t)e[2], (int)(vh >> ISOJSON_CLASS_SHIFT) & 3);
+                v = loads_str_from_utf8(p, n, (size_t)e[2], (int)(vh >> ISOJSON_CLASS_SHIFT) & 3);
                 e += 3;
             } else if (vkind == ISOJSON_INT) {
-                v = isojson_int(ints, (int64_t)e[1]);
+                v = loads_int(ints, (int64_t)e[1]);
                 e += 2;
             } else if (vkind - ISOJSON_NULL <= ISOJSON_TRUE - ISOJSON_NULL) {
                 v = Py_NewRef(constants[vkind - ISOJSON_NULL]);
@@ -429,7 +429,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
                 Py_DECREF(key);
                 goto fail;
             }
-            isojson_dict_store_at(f->entries, f->pos, key, v);
+            loads_dict_store_at(f->entries, f->pos, key, v);
             if (++f->pos < f->n)
                 goto read_key;
             goto dict_done;
@@ -443,7 +443,7 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
 malformed:
     bad_tape();
 fail:
-    isojson_int_cache_end(ints);
+    loads_int_cache_end(ints);
     while (sp > 0)
         frame_free(&s->frames[--sp]);
     return NULL;

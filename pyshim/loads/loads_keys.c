@@ -17,10 +17,10 @@
 #include <string.h>
 
 #define KEY_SETS 1024           /* power of two; 2 ways each */
-#define KEY_MAX ISOJSON_KEY_CACHE_MAX
+#define KEY_MAX LOADS_KEY_CACHE_MAX
 
 typedef struct key_slot {
-    uint64_t tag;       /* isojson_bytes_hash of the bytes, with the length in the top byte; 0: empty */
+    uint64_t tag;       /* loads_bytes_hash of the bytes, with the length in the top byte; 0: empty */
     PyObject *str;
 } key_slot;
 
@@ -29,7 +29,7 @@ typedef struct key_set {
     key_slot way[2];
 } key_set;
 
-int isojson_keys_init(isojson_state *st)
+int isojson_loads_state_init(isojson_state *st)
 {
     /* Sets aligned to a cache line, so that a lookup touches one line. */
     key_set *t = aligned_alloc(64, KEY_SETS * sizeof(key_set));
@@ -39,13 +39,13 @@ int isojson_keys_init(isojson_state *st)
     }
     memset(t, 0, KEY_SETS * sizeof(key_set));
     st->key_cache = t;
-    return isojson_shapes_init(st);
+    return loads_shapes_init(st);
 }
 
-void isojson_keys_clear(isojson_state *st)
+void isojson_loads_state_clear(isojson_state *st)
 {
     /* The shapes first: they hold key strs. */
-    isojson_shapes_clear(st);
+    loads_shapes_clear(st);
     key_set *t = st->key_cache;
     if (t == NULL)
         return;
@@ -60,12 +60,12 @@ void isojson_keys_clear(isojson_state *st)
 /* A miss: a new str for the key, hashed, into way 0 of its set (way 0 moves
  * to way 1, whose str is released). Out of line, so that the hit path saves
  * no registers and calls nothing. */
-static ISOJSON_NOINLINE PyObject *key_miss(key_set *set, uint64_t h, const uint8_t *s, size_t n)
+static LOADS_NOINLINE PyObject *key_miss(key_set *set, uint64_t h, const uint8_t *s, size_t n)
 {
     PyObject *u = PyUnicode_New((Py_ssize_t)n, 0x7f);
     if (u == NULL)
         return NULL;
-    isojson_bytes_copy(ISOJSON_ASCII_DATA(u), s, n);
+    loads_bytes_copy(ISOJSON_ASCII_DATA(u), s, n);
     /* Hash now: the str caches it, and every dict insertion reuses it. */
     if (PyObject_Hash(u) == -1) {
         Py_DECREF(u);
@@ -78,19 +78,19 @@ static ISOJSON_NOINLINE PyObject *key_miss(key_set *set, uint64_t h, const uint8
     return u;
 }
 
-PyObject *isojson_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls)
+PyObject *loads_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls)
 {
     key_set *t = st->key_cache;
     /* n - 1 wraps for n == 0: one compare for 1 <= n <= KEY_MAX. */
     if (cls != ISOJSON_ASCII || n - 1 >= KEY_MAX || t == NULL)
-        return isojson_str_from_utf8(s, n, chars, cls);
+        return loads_str_from_utf8(s, n, chars, cls);
     /* The length in the top byte: a slot of another length is rejected
      * without touching its str (and a used slot's tag is never 0). */
-    uint64_t h = (isojson_bytes_hash(s, n) & 0x00ffffffffffffffULL) | (uint64_t)n << 56;
+    uint64_t h = (loads_bytes_hash(s, n) & 0x00ffffffffffffffULL) | (uint64_t)n << 56;
     key_set *set = &t[h & (KEY_SETS - 1)];
     for (int w = 0; w < 2; w++) {
         PyObject *u = set->way[w].str;
-        if (set->way[w].tag == h && isojson_bytes_eq(ISOJSON_ASCII_DATA(u), s, n)) {
+        if (set->way[w].tag == h && loads_bytes_eq(ISOJSON_ASCII_DATA(u), s, n)) {
             Py_INCREF(u);
             return u;
         }

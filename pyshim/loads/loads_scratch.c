@@ -14,11 +14,11 @@
 #define KEEP_ARENA (1u << 20)     /* 1 MiB of unescaped strings */
 #define INITIAL_FRAMES 64
 
-static __thread isojson_scratch thread_scratch;
+static __thread loads_scratch thread_scratch;
 static pthread_key_t scratch_key;
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
 
-static void scratch_free(isojson_scratch *s)
+static void scratch_free(loads_scratch *s)
 {
     free(s->tape.words);
     free(s->tape.arena);
@@ -28,12 +28,12 @@ static void scratch_free(isojson_scratch *s)
     s->nframes = 0;
 }
 
-static void thread_exit(void *p) { scratch_free((isojson_scratch *)p); }
+static void thread_exit(void *p) { scratch_free((loads_scratch *)p); }
 static void make_key(void) { pthread_key_create(&scratch_key, thread_exit); }
 
-isojson_scratch *isojson_scratch_acquire(void)
+loads_scratch *loads_scratch_acquire(void)
 {
-    isojson_scratch *s = &thread_scratch;
+    loads_scratch *s = &thread_scratch;
     if (!s->busy) {
         if (!s->cached) {
             pthread_once(&scratch_once, make_key);
@@ -54,7 +54,7 @@ isojson_scratch *isojson_scratch_acquire(void)
     return s;
 }
 
-void isojson_scratch_release(isojson_scratch *s)
+void loads_scratch_release(loads_scratch *s)
 {
     if (!s->cached) {
         scratch_free(s);
@@ -75,14 +75,14 @@ void isojson_scratch_release(isojson_scratch *s)
     s->busy = 0;
 }
 
-int isojson_scratch_frames(isojson_scratch *s, size_t n)
+int loads_scratch_frames(loads_scratch *s, size_t n)
 {
     if (n <= s->nframes)
         return 0;
     size_t c = s->nframes ? s->nframes : INITIAL_FRAMES;
     while (c < n)
         c *= 2;
-    isojson_frame *f = realloc(s->frames, c * sizeof *f);
+    loads_frame *f = realloc(s->frames, c * sizeof *f);
     if (f == NULL) {
         PyErr_NoMemory();
         return -1;

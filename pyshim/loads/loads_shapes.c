@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#if ISOJSON_DICT_DIRECT
+#if LOADS_DICT_DIRECT
 
 /* One set of the table: two shapes of (first key, member count) pairs
  * whose hashes pick the set, way[0] the newer. With one shape a slot, which
@@ -12,7 +12,7 @@
  * built member by member, its shape remade on credit (github.json: 6,800 to
  * 9,100 of 45,000 dicts without a shape from one process to the next). */
 typedef struct shape_set {
-    isojson_shape *way[2];
+    loads_shape *way[2];
 } shape_set;
 
 /* Making a shape costs about as much as building a small dict, and only
@@ -28,7 +28,7 @@ typedef struct shape_set {
  * +1.9% (+3..6%): the bookkeeping of each dict. */
 #define SHAPE_COST 32
 #define CREDIT_MAX 1024
-#define SHAPE_SETS (ISOJSON_SHAPE_SLOTS / 2)
+#define SHAPE_SETS (LOADS_SHAPE_SLOTS / 2)
 
 typedef struct shape_table {
     Py_ssize_t credit;
@@ -45,12 +45,12 @@ static shape_set *set_for(isojson_state *st, const PyObject *first, Py_ssize_t n
 }
 _Static_assert(SHAPE_SETS == 1 << 8, "set_for takes 8 bits");
 
-static inline int shape_is(const isojson_shape *sh, const PyObject *first, Py_ssize_t n)
+static inline int shape_is(const loads_shape *sh, const PyObject *first, Py_ssize_t n)
 {
     return sh != NULL && sh->keys[0].str == first && sh->n == n;
 }
 
-isojson_shape *isojson_shape_find(isojson_state *st, PyObject *first, Py_ssize_t n)
+loads_shape *loads_shape_find(isojson_state *st, PyObject *first, Py_ssize_t n)
 {
     if (st->shape_cache == NULL)
         return NULL;
@@ -62,25 +62,25 @@ isojson_shape *isojson_shape_find(isojson_state *st, PyObject *first, Py_ssize_t
     return NULL;
 }
 
-void isojson_shape_free(isojson_shape *sh)
+void loads_shape_free(loads_shape *sh)
 {
     for (Py_ssize_t i = 0; i < sh->n; i++)
         Py_DECREF(sh->keys[i].str);
     PyMem_Free(sh);
 }
 
-isojson_shape *isojson_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n)
+loads_shape *loads_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n)
 {
-    if (n < 2 || n > ISOJSON_SHAPE_MAX || isojson_dict_count(dk) != n || !isojson_dict_is_unicode(dk))
+    if (n < 2 || n > LOADS_SHAPE_MAX || loads_dict_count(dk) != n || !loads_dict_is_unicode(dk))
         return NULL;
-    const isojson_dict_entry *e = isojson_dict_entries((isojson_dict_keys *)dk);
+    const isojson_dict_entry *e = loads_dict_entries((isojson_dict_keys *)dk);
     for (Py_ssize_t i = 0; i < n; i++)
         if (!PyUnicode_CheckExact(e[i].key) || !PyUnicode_IS_COMPACT_ASCII(e[i].key) ||
             isojson_str_hash(e[i].key) == -1)
             return NULL;
-    size_t index_bytes = isojson_dict_index_bytes(dk);
-    size_t head = sizeof(isojson_shape) + sizeof(isojson_shape_key) * (size_t)n;
-    isojson_shape *sh = PyMem_Malloc(head + index_bytes);
+    size_t index_bytes = loads_dict_index_bytes(dk);
+    size_t head = sizeof(loads_shape) + sizeof(loads_shape_key) * (size_t)n;
+    loads_shape *sh = PyMem_Malloc(head + index_bytes);
     if (sh == NULL)
         return NULL;
     sh->refcnt = 1;
@@ -88,20 +88,20 @@ isojson_shape *isojson_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t 
     sh->score = 1;
     sh->index_bytes = (uint32_t)index_bytes;
     sh->indices = (char *)sh + head;
-    memcpy(sh->indices, isojson_dict_indices(dk), index_bytes);
+    memcpy(sh->indices, loads_dict_indices(dk), index_bytes);
     for (Py_ssize_t i = 0; i < n; i++)
-        sh->keys[i] = (isojson_shape_key){.str = Py_NewRef(e[i].key), .len = (size_t)PyUnicode_GET_LENGTH(e[i].key)};
+        sh->keys[i] = (loads_shape_key){.str = Py_NewRef(e[i].key), .len = (size_t)PyUnicode_GET_LENGTH(e[i].key)};
     return sh;
 }
 
-isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n)
+loads_shape *loads_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n)
 {
-    if (st->shape_cache == NULL || isojson_dict_count(dk) != n)
+    if (st->shape_cache == NULL || loads_dict_count(dk) != n)
         return NULL;
-    PyObject *first = isojson_dict_entries((isojson_dict_keys *)dk)[0].key;
+    PyObject *first = loads_dict_entries((isojson_dict_keys *)dk)[0].key;
     /* A first key the key cache does not keep comes back as another str:
      * its shape would never be found. */
-    if (!PyUnicode_IS_COMPACT_ASCII(first) || PyUnicode_GET_LENGTH(first) > ISOJSON_KEY_CACHE_MAX)
+    if (!PyUnicode_IS_COMPACT_ASCII(first) || PyUnicode_GET_LENGTH(first) > LOADS_KEY_CACHE_MAX)
         return NULL;
     shape_table *table = st->shape_cache;
     if (table->credit < CREDIT_MAX)
@@ -120,11 +120,11 @@ isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *d
         return set->way[own];   /* still matches as often as not */
     if (table->credit < SHAPE_COST)
         return NULL;
-    isojson_shape *sh = isojson_shape_from_table(dk, n);
+    loads_shape *sh = loads_shape_from_table(dk, n);
     if (sh == NULL)
         return NULL;
     table->credit -= SHAPE_COST;
-    isojson_shape *old;
+    loads_shape *old;
     if (own >= 0) {
         old = set->way[own];
         set->way[own] = sh;
@@ -134,11 +134,11 @@ isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *d
         set->way[0] = sh;
     }
     if (old != NULL)
-        isojson_shape_release(old);
+        loads_shape_release(old);
     return sh;
 }
 
-int isojson_shapes_init(isojson_state *st)
+int loads_shapes_init(isojson_state *st)
 {
     shape_table *table = calloc(1, sizeof(shape_table));
     if (table == NULL) {
@@ -150,7 +150,7 @@ int isojson_shapes_init(isojson_state *st)
     return 0;
 }
 
-void isojson_shapes_clear(isojson_state *st)
+void loads_shapes_clear(isojson_state *st)
 {
     shape_table *table = st->shape_cache;
     if (table == NULL)
@@ -159,18 +159,18 @@ void isojson_shapes_clear(isojson_state *st)
     for (size_t i = 0; i < SHAPE_SETS; i++)
         for (int w = 0; w < 2; w++)
             if (table->sets[i].way[w] != NULL)
-                isojson_shape_release(table->sets[i].way[w]);
+                loads_shape_release(table->sets[i].way[w]);
     free(table);
 }
 
 #else
 
-int isojson_shapes_init(isojson_state *st)
+int loads_shapes_init(isojson_state *st)
 {
     (void)st;
     return 0;
 }
 
-void isojson_shapes_clear(isojson_state *st) { (void)st; }
+void loads_shapes_clear(isojson_state *st) { (void)st; }
 
 #endif

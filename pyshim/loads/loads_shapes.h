@@ -29,7 +29,7 @@
  * ones a new dict with equal keys in the same order gets. The entries are
  * the same {key, value} pairs in the same order. At the first key that
  * differs from the prediction, the table takes the indexes of the entries
- * already stored, in their order (isojson_dict_index_entries: the probe of
+ * already stored, in their order (loads_dict_index_entries: the probe of
  * insertdict for distinct keys), and the rest of the dict is filled member
  * by member as without shapes (a repeated key included). The once-per-
  * process check (loads_dict_check.c) builds dicts through shapes, matching
@@ -38,7 +38,7 @@
  *
  * Shapes live in module state (per interpreter, next to the key cache they
  * depend on) and hold references to their keys. A fixed table of
- * ISOJSON_SHAPE_SLOTS shapes (2-way sets) of at most ISOJSON_SHAPE_MAX
+ * LOADS_SHAPE_SLOTS shapes (2-way sets) of at most LOADS_SHAPE_MAX
  * members bounds their memory (at most about 600 KiB: 1.2 KiB a shape of 64
  * members). A
  * shape is reference counted with a plain counter (one interpreter's GIL
@@ -55,7 +55,7 @@
 #include "cpython/loads_dict.h"
 #include "loads_bytes.h"
 
-#if ISOJSON_DICT_DIRECT
+#if LOADS_DICT_DIRECT
 
 #pragma GCC visibility push(hidden)
 
@@ -64,58 +64,58 @@
  * instead of 32, twitter's instructions per loads went from -1.8% to
  * -8.7%); larger dicts are mostly maps of many distinct keys (ids) that
  * never repeat. */
-#define ISOJSON_SHAPE_MAX 64
-#define ISOJSON_SHAPE_SLOTS 512
+#define LOADS_SHAPE_MAX 64
+#define LOADS_SHAPE_SLOTS 512
 
 /* Per member: the key str (a reference) and its length in bytes. The keys
  * are ASCII: the tape key's length is compared first, then its bytes with
  * the str's own data. */
-typedef struct isojson_shape_key {
+typedef struct loads_shape_key {
     PyObject *str;
     size_t len;
-} isojson_shape_key;
+} loads_shape_key;
 
-typedef struct isojson_shape {
+typedef struct loads_shape {
     Py_ssize_t refcnt;          /* the cache's reference and one per dict being filled by it */
     Py_ssize_t n;               /* members, >= 2 */
     int score;                  /* dicts that matched minus those that did not, capped: <= 0 may be replaced */
     uint32_t index_bytes;       /* size of the index table */
     char *indices;              /* the table's dk_indices: just past keys[n - 1] */
-    isojson_shape_key keys[];   /* n */
-} isojson_shape;
+    loads_shape_key keys[];   /* n */
+} loads_shape;
 
 /* The shape of a dict whose first key is `first` (the key cache's str) and
  * that has n members; NULL if there is none. Borrowed: the caller that uses
- * it takes a reference (isojson_shape_hold). */
-isojson_shape *isojson_shape_find(isojson_state *st, PyObject *first, Py_ssize_t n);
+ * it takes a reference (loads_shape_hold). */
+loads_shape *loads_shape_find(isojson_state *st, PyObject *first, Py_ssize_t n);
 
-static inline isojson_shape *isojson_shape_hold(isojson_shape *sh)
+static inline loads_shape *loads_shape_hold(loads_shape *sh)
 {
     sh->refcnt++;
     return sh;
 }
 
 /* Frees sh, whose last reference is gone (loads_shapes.c). */
-void isojson_shape_free(isojson_shape *sh);
+void loads_shape_free(loads_shape *sh);
 
 /* Inline: every dict and list of records drops a reference, the last
  * rarely. */
-static inline void isojson_shape_release(isojson_shape *sh)
+static inline void loads_shape_release(loads_shape *sh)
 {
     if (--sh->refcnt == 0)
-        isojson_shape_free(sh);
+        loads_shape_free(sh);
 }
 
 /* Whether the tape key of header kh and text p is the shape's key at pos
  * (the caller then takes a new reference to keys[pos].str): its length and
  * class (the shape's keys are ASCII, class 0) against the shape key's
  * length in one compare, then the bytes with the str's own data. */
-static inline int isojson_shape_key_is(const isojson_shape *sh, Py_ssize_t pos, uint64_t kh, const uint8_t *p)
+static inline int loads_shape_key_is(const loads_shape *sh, Py_ssize_t pos, uint64_t kh, const uint8_t *p)
 {
     _Static_assert(ISOJSON_ASCII == 0, "an ASCII key's class bits are 0");
-    const isojson_shape_key *k = &sh->keys[pos];
+    const loads_shape_key *k = &sh->keys[pos];
     return (kh & (ISOJSON_LEN_MASK | 3ULL << ISOJSON_CLASS_SHIFT)) == k->len &&
-           isojson_bytes_eq(ISOJSON_ASCII_DATA(k->str), p, k->len);
+           loads_bytes_eq(ISOJSON_ASCII_DATA(k->str), p, k->len);
 }
 
 /* A dict built member by member is done: its full table dk, of n members,
@@ -125,17 +125,17 @@ static inline int isojson_shape_key_is(const isojson_shape *sh, Py_ssize_t pos, 
  * shape they have mismatched more dicts lately than it matched (the
  * records changed). Failures (no memory) are silent: a shape is only an
  * optimisation. Returns the shape the pair has now (borrowed), or NULL. */
-isojson_shape *isojson_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n);
+loads_shape *loads_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n);
 
 /* A dict did not have the keys of sh: it counts against sh. */
-static inline void isojson_shape_missed(isojson_shape *sh)
+static inline void loads_shape_missed(loads_shape *sh)
 {
     if (sh->score > 0)
         sh->score--;
 }
 
 /* A dict had all of sh's keys. */
-static inline void isojson_shape_matched(isojson_shape *sh)
+static inline void loads_shape_matched(loads_shape *sh)
 {
     if (sh->score < 4)
         sh->score++;
@@ -145,15 +145,15 @@ static inline void isojson_shape_matched(isojson_shape *sh)
  * cache); NULL (no exception) if it cannot have one: repeated or non-ASCII
  * keys, n out of range, no memory. The check of loads_dict_check.c uses it
  * without a cache. */
-isojson_shape *isojson_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n);
+loads_shape *loads_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n);
 
 #pragma GCC visibility pop
 
-#endif /* ISOJSON_DICT_DIRECT */
+#endif /* LOADS_DICT_DIRECT */
 
 /* Module state: the table of shapes (isojson_state.shape_cache; none where
  * dicts are not filled directly). Called with the key cache's. */
-int isojson_shapes_init(isojson_state *st);
-void isojson_shapes_clear(isojson_state *st);
+int loads_shapes_init(isojson_state *st);
+void loads_shapes_clear(isojson_state *st);
 
 #endif

@@ -118,7 +118,7 @@ static inline Py_UCS4 decode_one(const uint8_t *s, size_t n, size_t *i)
             uint32_t b = s[i];                                                                    \
             if (b < 0x80) {                                                                       \
                 if (i + 8 <= n && o + 8 <= chars) {                                               \
-                    uint64_t w = isojson_load64(s + i);                                           \
+                    uint64_t w = loads_bytes_load64(s + i);                                           \
                     if ((w & 0x8080808080808080ULL) == 0) {                                       \
                         for (int k = 0; k < 8; k++)                                               \
                             out[o + k] = s[i + k];                                                \
@@ -152,16 +152,16 @@ static inline Py_UCS4 decode_one(const uint8_t *s, size_t n, size_t *i)
         return u;                                                                                 \
     }
 #if ISOJSON_UTF8_SIMD
-#define SIMD_ON isojson_utf8_simd_on
+#define SIMD_ON loads_utf8_simd_on
 #else
 #define SIMD_ON 0
-#define isojson_utf8_simd_ucs2(s, n, out, chars, i, o) ((void)0)
-#define isojson_utf8_simd_ucs4(s, n, out, chars, i, o) ((void)0)
+#define loads_utf8_simd_ucs2(s, n, out, chars, i, o) ((void)0)
+#define loads_utf8_simd_ucs4(s, n, out, chars, i, o) ((void)0)
 #endif
-DECODE_WIDE(ucs2, Py_UCS2, 0xffff, isojson_utf8_simd_ucs2)
-DECODE_WIDE(ucs4, Py_UCS4, 0x10ffff, isojson_utf8_simd_ucs4)
+DECODE_WIDE(ucs2, Py_UCS2, 0xffff, loads_utf8_simd_ucs2)
+DECODE_WIDE(ucs4, Py_UCS4, 0x10ffff, loads_utf8_simd_ucs4)
 
-PyObject *isojson_str_from_utf8_wide(const uint8_t *s, size_t n, size_t chars, int cls)
+PyObject *loads_str_from_utf8_wide(const uint8_t *s, size_t n, size_t chars, int cls)
 {
     if (chars == 1 && n >= 2 && s[0] >= 0xc2) {
         /* One character: CPython's cached str for Latin-1 ones, as its own

@@ -20,7 +20,7 @@ PyObject *isojson_tape_of(PyObject *module, PyObject *data)
         return NULL;
     const isojson_engine_api *engine = isojson_engine();
     int backend = engine ? isojson_backend_index() : -1;
-    isojson_scratch *s = backend >= 0 ? isojson_scratch_acquire() : NULL;
+    loads_scratch *s = backend >= 0 ? loads_scratch_acquire() : NULL;
     PyObject *result = NULL;
     if (s != NULL) {
         isojson_error err = {.offset = 0};
@@ -31,7 +31,7 @@ PyObject *isojson_tape_of(PyObject *module, PyObject *data)
                                    (Py_ssize_t)s->tape.arena_len);
         else
             PyErr_Format(PyExc_ValueError, "not a tape: the engine returned %d (%s)", rc, err.msg);
-        isojson_scratch_release(s);
+        loads_scratch_release(s);
     }
     PyBuffer_Release(&in);
     return result;
@@ -65,21 +65,21 @@ PyObject *isojson_build_tape(PyObject *module, PyObject *const *args, Py_ssize_t
     uint64_t *w = malloc(nwords ? nwords * sizeof(uint64_t) : 1);
     uint8_t *a = malloc(arena.len ? (size_t)arena.len : 1);
     uint8_t *input = malloc(in.len ? (size_t)in.len : 1);
-    isojson_scratch *s = NULL;
+    loads_scratch *s = NULL;
     if (w == NULL || a == NULL || input == NULL) {
         PyErr_NoMemory();
     } else if (words.len % sizeof(uint64_t) != 0) {
         PyErr_SetString(PyExc_ValueError, "words: a whole number of 64-bit words");
-    } else if ((s = isojson_scratch_acquire()) != NULL) {
+    } else if ((s = loads_scratch_acquire()) != NULL) {
         memcpy(w, words.buf, nwords * sizeof(uint64_t));
         memcpy(a, arena.buf, (size_t)arena.len);
         memcpy(input, in.buf, (size_t)in.len);
         isojson_tape saved = s->tape;
         s->tape = (isojson_tape){.words = w, .len = nwords, .cap = nwords, .arena = a,
                                  .arena_len = (size_t)arena.len, .arena_cap = (size_t)arena.len};
-        result = isojson_build(st, s, input, (size_t)in.len);
+        result = loads_build(st, s, input, (size_t)in.len);
         s->tape = saved;
-        isojson_scratch_release(s);
+        loads_scratch_release(s);
     }
     free(w);
     free(a);

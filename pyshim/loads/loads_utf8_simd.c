@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int isojson_utf8_simd_on;
+int loads_utf8_simd_on;
 
 /* Table entry id: the character lengths (1..3) in base 4, first in the
  * lowest digit, so at most 3 * (1 + 4 + 16 + 64) = 255. entry_of_mask gives
@@ -73,7 +73,7 @@ __attribute__((constructor)) static void utf8_simd_init(void)
     }
     __builtin_cpu_init();
     const char *env = getenv("ISOJSON_UTF8_SIMD");
-    isojson_utf8_simd_on = __builtin_cpu_supports("ssse3") && !(env != NULL && strcmp(env, "0") == 0);
+    loads_utf8_simd_on = __builtin_cpu_supports("ssse3") && !(env != NULL && strcmp(env, "0") == 0);
 }
 
 /* The code points of entry id's characters in v, one per 32-bit lane (lanes
@@ -165,7 +165,7 @@ __attribute__((target("ssse3"))) static inline __m128i code_points(__m128i v, un
     *ip = i;                                                                                   \
     *op = o;
 
-__attribute__((target("ssse3"))) void isojson_utf8_simd_ucs2(const uint8_t *s, size_t n, uint16_t *out, size_t chars,
+__attribute__((target("ssse3"))) void loads_utf8_simd_ucs2(const uint8_t *s, size_t n, uint16_t *out, size_t chars,
                                                               size_t *ip, size_t *op)
 {
     /* Lane k's low 16 bits → 16-bit element k. */
@@ -181,7 +181,7 @@ __attribute__((target("ssse3"))) void isojson_utf8_simd_ucs2(const uint8_t *s, s
 /* UCS4 strings hold at least one 4-byte sequence (emoji and the like); the
  * text around them still goes 4 characters or 16 ASCII bytes a step, and
  * each 4-byte sequence one at a time. */
-__attribute__((target("ssse3"))) void isojson_utf8_simd_ucs4(const uint8_t *s, size_t n, uint32_t *out, size_t chars,
+__attribute__((target("ssse3"))) void loads_utf8_simd_ucs4(const uint8_t *s, size_t n, uint32_t *out, size_t chars,
                                                               size_t *ip, size_t *op)
 {
     UTF8_SIMD_LOOP(

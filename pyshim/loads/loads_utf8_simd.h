@@ -21,9 +21,9 @@
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(ISOJSON_NO_UTF8_SIMD)
 #define ISOJSON_UTF8_SIMD 1
 /* Whether the kernel runs: the CPU has SSSE3 and ISOJSON_UTF8_SIMD is not "0". */
-extern int isojson_utf8_simd_on;
-void isojson_utf8_simd_ucs2(const uint8_t *s, size_t n, uint16_t *out, size_t chars, size_t *i, size_t *o);
-void isojson_utf8_simd_ucs4(const uint8_t *s, size_t n, uint32_t *out, size_t chars, size_t *i, size_t *o);
+extern int loads_utf8_simd_on;
+void loads_utf8_simd_ucs2(const uint8_t *s, size_t n, uint16_t *out, size_t chars, size_t *i, size_t *o);
+void loads_utf8_simd_ucs4(const uint8_t *s, size_t n, uint32_t *out, size_t chars, size_t *i, size_t *o);
 #else
 #define ISOJSON_UTF8_SIMD 0
 #endif

@@ -1,6 +1,8 @@
-"""fork() and the Go engine: a Go runtime does not survive fork, so a child
-loads a private copy of the engine at its first call. These run in child
-interpreters so that a hang or crash fails one test instead of the suite."""
+"""The loading of the Go engine (pyshim/engine_loader.c): a Go runtime does
+not survive fork, so a child loads a private copy of the engine at its first
+call, also when it was forked inside a dumps call (from default=); a file
+that is no engine is refused and unmapped. These run in child interpreters
+so that a hang or crash fails one test instead of the suite."""
 
 import os
 import subprocess
@@ -8,6 +10,10 @@ import sys
 import textwrap
 
 import pytest
+
+import _util
+
+IS_ISOJSON = _util.MODULE_NAME == "isojson"
 
 pytestmark = pytest.mark.slow
 
@@ -185,3 +191,72 @@ def test_fork_from_a_thread_that_used_the_engine():
         print("ok")
     """)
     assert out.strip() == "ok"
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="isojson's engine reload after fork")
+@pytest.mark.parametrize("option", ["0", "OPT_NON_STR_KEYS", "OPT_SORT_KEYS"])
+def test_fork_inside_default_then_finish_the_call_in_the_child(option):
+    # The engine in use at the start of a dumps call is stale in a child
+    # fork()ed from inside default= (a Go runtime does not survive fork): the
+    # child must finish the call with its own fresh copy, not hang in the
+    # parent's. The parent waits for the child with a deadline.
+    out = _util.run_python("""
+        import os, select, signal, sys, warnings
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from _util import isojson as m
+        m.dumps([1])  # the engine is loaded in the parent
+        opt = 0 if sys.argv[1] == "0" else getattr(m, sys.argv[1])
+        r, w = os.pipe()
+        me = os.getpid()
+        child = []
+        def default(o):
+            pid = os.fork()
+            if pid == 0:
+                return "child"
+            child.append(pid)
+            return "parent"
+        # The float key is formatted by the engine after the fork.
+        # A big document makes the Go side allocate (and collect) in the child.
+        doc = {"a": object(), "k": [[i, str(i)] for i in range(300000)],
+               "f": {0.5: 1} if opt & m.OPT_NON_STR_KEYS else 0.5}
+        res = m.dumps(doc, default=default, option=opt)
+        if os.getpid() != me:
+            # The call finished on the child's own copy of the engine.
+            with open("/proc/self/maps") as f:
+                fresh = "isojson_engine" in f.read().replace("libisojson_engine", "")
+            os.write(w, res[:40] + b" " + str(len(res)).encode() + (b"" if fresh else b" STALE"))
+            os._exit(0)
+        os.close(w)
+        ready, _, _ = select.select([r], [], [], 30)
+        got = os.read(r, 1000) if ready else b"TIMEOUT"
+        if not ready:
+            os.kill(child[0], signal.SIGKILL)
+        os.waitpid(child[0], 0)
+        print(res[:40].decode(), len(res))
+        print(got.decode())
+    """, 90, option)
+    parent, child = (line.rsplit(" ", 1) for line in out.splitlines())
+    assert parent[0].startswith('{"a":"parent",') and child[0].startswith('{"a":"child",'), out
+    assert int(child[1]) == int(parent[1]) - 1, out
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="isojson's engine loader only")
+def test_engine_file_lacking_the_engine_symbols_is_unmapped_after_the_failed_load():
+    # A shared library that is no isojson engine (a copy of a stdlib
+    # extension, so nothing else has it mapped) must not stay mapped.
+    out = _util.run_python("""
+        import os, shutil, tempfile, _ctypes
+        path = os.path.join(tempfile.mkdtemp(), "not_an_engine.so")
+        shutil.copy(_ctypes.__file__, path)
+        os.environ["ISOJSON_ENGINE"] = path
+        from _util import isojson as m
+        for _ in range(2):
+            try:
+                m.loads(b"[1]")
+            except RuntimeError as e:
+                print("RuntimeError", "lacks isojson_engine_" in str(e))
+        with open("/proc/self/maps") as f:
+            print("mapped", path in f.read())
+        os.remove(path)
+    """, 120)
+    assert out.splitlines() == ["RuntimeError True", "RuntimeError True", "mapped False"]
