@@ -1,21 +1,37 @@
-/* Shared declarations of the isojson CPython extension (the .c files of pyshim/).
+/* Shared declarations of the isojson CPython extension, pyshim/ (every .c
+ * file under it, compiled into one module by scripts/build with -Ipyshim: a
+ * file includes one of its own folder by its bare name, one of another folder
+ * by the folder's path, "cpython/cpython_dict314.h").
  *
  * The extension is the only code that touches Python objects. It is
  * multi-phase initialised and supports own-GIL sub-interpreters: nothing that
  * holds a Python object lives in a C static; everything that outlives a call
  * is in the per-interpreter module state below.
  *
- * Files by concern:
- *   module.c         module definition, state, methods table, constants
+ * The rooms. Module-wide, at the top of pyshim/ (functions prefixed isojson_):
+ *   isojson.h        this: the module state, the engine, the entry points
+ *   module.c         module definition, methods table, constants, state life
  *   engine_loader.c  dlopen of the Go engine at first use, fork handling
  *   engine_pace.c    a yield to the Go scheduler every few ms (sysmon quiet)
- *   loads.c          loads(): input → engine parse → tape → Python objects
- *   loads_*.c        its parts: scratch memory, tape walk, str, key cache (loads.h)
  *   errors.c         JSONDecodeError (subclass of the interpreter's json.JSONDecodeError)
- *   dumps.c          dumps(): argument checks, the walk of objects into a tape
- *   dumps_write.c    the tape written as JSON into the bytes object returned
- *   dumps_*.c        one serializer per Python type
  *   fragment.c       the Fragment type
+ *   engine/          the Go engine (libisojson_engine.so) and its C ABI,
+ *                    engine/isojson_engine.h (the tape, options, return codes)
+ *   python/          the pure-Python files of the isojson package
+ * dumps/ (prefix dumps_): dumps(), the walk of objects into a tape, one
+ *   serializer per Python type; its map is dumps/dumps.h.
+ * loads/ (prefix loads_): loads(), input → engine parse → tape → Python
+ *   objects; its map is loads/loads.h.
+ * cpython/: every use of CPython's private layouts, each with the check that
+ *   guards it (the public API is used where a check fails or the layout is
+ *   not the one mirrored):
+ *   cpython_dict314.h   the one mirror of CPython 3.14's dict keys object
+ *   dumps_dict_read.h   dumps: dict tables read directly (prefix dumps_)
+ *   dumps_dict_check.c  its once-per-process check against PyDict_Next
+ *   loads_dict.h/.c     loads: dict tables filled directly (prefix loads_)
+ *   loads_dict_check.c  its once-per-process check against CPython's dicts
+ *   cpython_str.h       str header reads: compact data, cached hash and UTF-8
+ *   cpython_long.h      int header reads: two-digit ints
  */
 #ifndef ISOJSON_H
 #define ISOJSON_H

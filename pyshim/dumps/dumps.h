@@ -2,21 +2,53 @@
  * references the tape needs kept, the errors, and one serializer per Python
  * type.
  *
- * The pipeline: dumps.c checks the arguments; the walk (dumps_dispatch.c,
- * dumps_dispatch.h) sends each object to the serializer of its type, and
- * each dumps_<type>.c appends the tape entries of one Python type
- * (backend/tape.go is the format); one engine call writes the tape as JSON
- * (dumps_write.c); dumps.c returns the bytes. Strings are not copied: a
- * String entry points into the str object's own storage, so every object the
- * tape points into must stay alive until the write returns (see "references"
- * below).
+ * The pipeline: dumps.c checks the arguments; the walk (dumps_dispatch.c)
+ * sends each object to the serializer of its type, and each dumps_<type>.c
+ * appends the tape entries of one Python type (backend/tape.go is the
+ * format); one engine call writes the tape as JSON (dumps_write.c); dumps.c
+ * returns the bytes. Strings are not copied: a String entry points into the
+ * str object's own storage, so every object the tape points into must stay
+ * alive until the write returns (see "references" below).
  *
- * What only some files need has a header of its own: dumps_dispatch.h (the
- * walk's dispatch by exact type, inline), dumps_cursor.h (the list and dict
- * loops' cursor and leaves), dumps_keycache.h (the key cache),
- * dumps_types.h (the types without an exact-type fast path), dumps_ctx.h
- * (the per-thread buffers), dumps_write.h, dumps_scan.h, dumps_float32.h,
- * and ../cpython/dumps_dict_read.h (dict tables read directly).
+ * The room, pyshim/dumps/ (a header is included only by the files named):
+ *
+ *   dumps.h             this (every file)
+ *   dumps.c             dumps(): arguments, the call, the per-interpreter state
+ *   dumps_state.h       that state, embedded in isojson_state (isojson.h)
+ *   dumps_ctx.h/.c      the per-thread buffers and the context's memory:
+ *                       tape growth, references, scratch arena, pinning
+ *   dumps_dispatch.h/.c the walk: dispatch by exact type, inline
+ *                       (dumps_dispatch.c, dumps_list.c, dumps_sort.c)
+ *   dumps_cursor.h      the list and dict loops' cursor and leaves
+ *                       (dumps_list.c, dumps_dict.c)
+ *   dumps_keycache.h    the cache of dict key entries, dumps_key (the files
+ *                       that write dict keys)
+ *   dumps_str.c         str → String, in place
+ *   dumps_scan.h, dumps_scan_sse2.c, dumps_scan_other.c
+ *                       the scan of str data for escapes and surrogates
+ *   dumps_int.c         int → Int, Uint or BigInt
+ *   dumps_float.c       float → Float
+ *   dumps_list.c        list and tuple → Array
+ *   dumps_dict.c        dict → Object, in the dict's order
+ *   dumps_sort.c        dict → Object with keys converted first, sorted
+ *                       (OPT_SORT_KEYS, OPT_NON_STR_KEYS)
+ *   dumps_key.c         non-str dict keys (OPT_NON_STR_KEYS)
+ *   dumps_fragment.c    Fragment → Raw
+ *   dumps_types.h/.c    the types without an exact-type fast path, in
+ *                       orjson's order, found in sys.modules:
+ *   dumps_datetime.c      datetime, date, time
+ *   dumps_uuid.c          uuid.UUID
+ *   dumps_enum.c          Enum members
+ *   dumps_dataclass.c     dataclasses
+ *   dumps_numpy.c         numpy arrays and scalars (OPT_SERIALIZE_NUMPY)
+ *   dumps_float32.h, dumps_float32.c, dumps_ryu32.c
+ *                         float32 and float16 text, shortest round trip
+ *   dumps_default.c     default=
+ *   dumps_write.h/.c    the tape written as JSON into the bytes returned
+ *
+ * The direct read of dict tables and its self-check, the str and int header
+ * reads use CPython's private layouts: they are in ../cpython/
+ * (dumps_dict_read.h, dumps_dict_check.c, cpython_str.h, cpython_long.h).
  */
 #ifndef ISOJSON_DUMPS_H
 #define ISOJSON_DUMPS_H

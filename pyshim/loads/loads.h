@@ -1,17 +1,22 @@
-/* Internals of loads(), shared by pyshim/loads*.c only.
+/* Internals of loads(), shared by the files of pyshim/loads/ only. The room:
  *
- *   loads.c          the entry point: input types, one engine call, errors
- *   loads_scratch.c  per-thread reusable tape and build stack (plain C memory)
- *   loads_build.c    tape → Python objects, iteratively (no C recursion)
- *   loads_str.c      UTF-8 → str at its final width, in one pass
- *   loads_keys.c     the per-interpreter cache of short dict keys
- *   loads_ints.c     repeated ints within one call share one object (loads_ints.h)
- *   loads_shapes.c   the per-interpreter table of dict shapes (the keys of
- *                    repeated records, predicted: loads_shapes.h)
- *   loads_bytes.h    inline compare, copy and hash of short byte strings
- *   loads_dict.c     dicts whose hash table is filled directly (loads_dict.h)
- *   loads_dict_check.c  the once-per-process check of those dicts against
- *                    CPython's own (PyDict_SetItem from then on if it fails)
+ *   loads.h            this: the scratch memory, str creation, the key cache
+ *   loads.c            the entry point: input types, one engine call, errors
+ *   loads_scratch.c    per-thread reusable tape and build stack (plain C memory)
+ *   loads_build.c      tape → Python objects, iteratively (no C recursion)
+ *   loads_tape.c       the two halves of loads as test hooks (_tape, _build_tape)
+ *   loads_str.c        UTF-8 → str at its final width, in one pass
+ *   loads_utf8_simd.h/.c  the SSSE3 kernel of that decoding (x86)
+ *   loads_keys.c       the per-interpreter cache of short dict keys, and the
+ *                      loads side's state (isojson_loads_state_init/clear)
+ *   loads_ints.h/.c    repeated ints within one call share one object
+ *   loads_shapes.h/.c  the per-interpreter table of dict shapes (the keys of
+ *                      repeated records, predicted)
+ *   loads_bytes.h      inline compare, copy and hash of short byte strings
+ *
+ * Dicts whose hash table loads fills directly, and the once-per-process check
+ * of those dicts against CPython's own, use CPython's private layout: they
+ * are in ../cpython/ (loads_dict.h, loads_dict.c, loads_dict_check.c).
  */
 #ifndef ISOJSON_LOADS_H
 #define ISOJSON_LOADS_H
