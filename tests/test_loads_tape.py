@@ -98,7 +98,7 @@ def test_an_unknown_kind_anywhere_is_malformed(name):
     data = doc(name)
     words, arena = tape(data)
     for i in entries(words):
-        for kind in (0, 11, 12, 13, 15, 16, 255):   # 11, 12: Raw and Plain, which only dumps makes
+        for kind in (0, 11, 12, 13, 15, 16, 255):   # 11: Raw, which only dumps makes; 12 and up: no kind
             bad = list(words)
             bad[i] = kind << KIND_SHIFT | bad[i] & ((1 << KIND_SHIFT) - 1)
             malformed(bad, arena, data)

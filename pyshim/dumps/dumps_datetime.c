@@ -1,6 +1,6 @@
 /* datetime.datetime, datetime.date and datetime.time → their RFC 3339 text
  * as orjson writes it, formatted here into the scratch arena and appended as
- * a Plain entry (or a String entry for a dict key).
+ * a clean String entry (the same for a value and for a dict key).
  *
  *   datetime  YYYY-MM-DDTHH:MM:SS[.ffffff][+HH:MM|-HH:MM|Z]
  *   date      YYYY-MM-DD

@@ -80,7 +80,8 @@ static int dt64_unrepresentable(int64_t v, int unit)
 #define DT64_MIN_SECONDS (-62167219200LL) /* 0000-01-01T00:00:00Z */
 #define DT64_MAX_SECONDS 253402207200LL   /* 9999-12-30T22:00:00Z */
 
-/* Appends a datetime64 value as text (Plain, or String for a key). */
+/* Appends a datetime64 value as text: a clean String entry, for a value and
+ * for a key alike. */
 static int dumps_dt64(dumps_ctx *c, int64_t v, int unit, int as_key)
 {
     int64_t days, secs = 0, us = 0, year, total;

@@ -110,9 +110,8 @@ int dumps_text_finish(dumps_ctx *c, char *start, char *end)
 {
     size_t n = (size_t)(end - start);
     dumps_text_trim(c, DUMPS_TEXT_BUF - n);
-    /* A clean UTF-8 String, not a Plain entry: the same quoted bytes, and
-     * the writer copies short clean Strings inline in its compact loop,
-     * where Plain text costs a call to its general text path. */
+    /* A clean UTF-8 String: the writer copies short clean Strings inline in
+     * its compact loop, without escaping. */
     return dumps_ref_clean(c, ISOJSON_STRING, ISOJSON_ASCII, ISOJSON_UTF8, start, n, n, 1);
 }
 
