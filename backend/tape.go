@@ -50,6 +50,11 @@ import (
 // External strings are only produced by the Python side when writing.
 //
 // The root value is the entry at index 0.
+//
+// The C extension reads and writes tapes through a mirror of these
+// constants, pyshim/engine/isojson_engine.h; pyshim/engine/abi_check.go
+// holds the mirror against this file when the engine is built, so a change
+// here that C misses fails that build.
 type Tape struct {
 	// Words holds the entries; len(Words) is the number of words in use.
 	Words []uint64
@@ -88,7 +93,13 @@ const (
 	KindString
 	KindBigInt
 	KindRaw
+	kindsEnd // one past the highest kind; not a kind
 )
+
+// KindMax is the highest kind. The C mirror of the kinds
+// (pyshim/engine/isojson_engine.h) is checked against it when the engine is
+// built, so a kind added here fails that build until C has it too.
+const KindMax = kindsEnd - 1
 
 var kindNames = [...]string{"invalid", "null", "false", "true", "int", "uint", "float", "array", "object", "string", "bigint", "raw"}
 

@@ -24,7 +24,7 @@ static int parse_option(PyObject *o, uint32_t *opts)
         return dumps_error("Invalid opts");
     if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
         Py_ssize_t v = PyUnstable_Long_CompactValue((PyLongObject *)o);
-        if (v < 0 || v > (Py_ssize_t)OPT_MAX)
+        if (v < 0 || v > (Py_ssize_t)ISOJSON_OPT_MAX)
             return dumps_error("Invalid opts");
         *opts = (uint32_t)v;
         return 0;

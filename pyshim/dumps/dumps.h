@@ -74,20 +74,7 @@
 #define DUMPS_MAX_NESTING 1024
 #define DUMPS_MAX_DEFAULT_CALLS 255
 
-/* orjson's option bits (api/options.go). */
-#define OPT_INDENT_2 (1u << 0)
-#define OPT_NAIVE_UTC (1u << 1)
-#define OPT_NON_STR_KEYS (1u << 2)
-#define OPT_OMIT_MICROSECONDS (1u << 3)
-#define OPT_SERIALIZE_NUMPY (1u << 4)
-#define OPT_SORT_KEYS (1u << 5)
-#define OPT_STRICT_INTEGER (1u << 6)
-#define OPT_UTC_Z (1u << 7)
-#define OPT_PASSTHROUGH_SUBCLASS (1u << 8)
-#define OPT_PASSTHROUGH_DATETIME (1u << 9)
-#define OPT_APPEND_NEWLINE (1u << 10)
-#define OPT_PASSTHROUGH_DATACLASS (1u << 11)
-#define OPT_MAX 4095u
+/* orjson's option bits are ISOJSON_OPT_* (engine/isojson_engine.h). */
 
 /* A list of PyObject pointers in C memory (no Python allocation). */
 typedef struct dumps_objlist {

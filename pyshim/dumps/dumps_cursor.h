@@ -195,7 +195,7 @@ static inline __attribute__((always_inline)) int dumps_cursor_leaf_dict(const du
                                                                         PyObject *o)
 {
 #if DUMPS_DICT_DIRECT
-    if (Py_TYPE(o) != &PyDict_Type || (c->opts & (OPT_SORT_KEYS | OPT_NON_STR_KEYS)))
+    if (Py_TYPE(o) != &PyDict_Type || (c->opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)))
         return 0;
     Py_ssize_t n = PyDict_GET_SIZE(o);
     uint64_t *start = k->w;

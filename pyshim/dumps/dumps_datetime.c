@@ -47,7 +47,7 @@ static inline char *put_time(char *p, int h, int mi, int s, int us, uint32_t opt
     p = put2(p, mi);
     *p++ = ':';
     p = put2(p, s);
-    if (us != 0 && !(opts & OPT_OMIT_MICROSECONDS)) {
+    if (us != 0 && !(opts & ISOJSON_OPT_OMIT_MICROSECONDS)) {
         *p++ = '.';
         p = put2(p, us / 10000);
         p = put2(p, us / 100 % 100);
@@ -145,7 +145,7 @@ int dumps_datetime(dumps_ctx *c, PyObject *o, enum isojson_cached_type kind, int
     PyObject *tzinfo = PyDateTime_DATE_GET_TZINFO(o);
     int offset = 0, seconds = 0, negative = 0;
     if (tzinfo == Py_None) {
-        offset = (opts & OPT_NAIVE_UTC) != 0;
+        offset = (opts & ISOJSON_OPT_NAIVE_UTC) != 0;
     } else {
         if (utc_offset(c, o, tzinfo, &seconds, &negative) < 0)
             return -1;
@@ -159,7 +159,7 @@ int dumps_datetime(dumps_ctx *c, PyObject *o, enum isojson_cached_type kind, int
                  PyDateTime_DATE_GET_MICROSECOND(o), opts);
     if (!offset)
         return dumps_text_finish(c, start, p);
-    if (seconds == 0 && (opts & OPT_UTC_Z)) {
+    if (seconds == 0 && (opts & ISOJSON_OPT_UTC_Z)) {
         *p++ = 'Z';
     } else {
         /* orjson rounds leftover seconds to the nearest minute without

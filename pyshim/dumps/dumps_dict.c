@@ -18,8 +18,8 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
     dumps_dict_iter it;
     size_t count = 0;
     PyObject *key, *value;
-    if (c->opts & (OPT_SORT_KEYS | OPT_NON_STR_KEYS))
-        return dumps_dict_collected(c, o, (c->opts & OPT_SORT_KEYS) != 0);
+    if (c->opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS))
+        return dumps_dict_collected(c, o, (c->opts & ISOJSON_OPT_SORT_KEYS) != 0);
     if (dumps_enter(c, o, 1) < 0)
         return -1;
     dumps_cursor_load(c, &k);

@@ -15,7 +15,7 @@ static int strict_error(void) { return dumps_error("Integer exceeds 53-bit range
 static int dumps_bigint(dumps_ctx *c, PyObject *o)
 {
     /* orjson checks the 64-bit range before the 53-bit one. */
-    if (c->opts & OPT_STRICT_INTEGER)
+    if (c->opts & ISOJSON_OPT_STRICT_INTEGER)
         return dumps_error("Integer exceeds 64-bit range");
     /* int's own repr, not str(): a subclass may override __str__/__repr__,
      * and orjson serializes subclasses by value. CPython applies
@@ -37,14 +37,14 @@ int dumps_int(dumps_ctx *c, PyObject *o)
         return dumps_number(c, ISOJSON_INT, (uint64_t)v);
     }
     int64_t two;
-    if (!(c->opts & OPT_STRICT_INTEGER) && isojson_long_two_digits(o, &two) == 0)
+    if (!(c->opts & ISOJSON_OPT_STRICT_INTEGER) && isojson_long_two_digits(o, &two) == 0)
         return dumps_number(c, ISOJSON_INT, (uint64_t)two);
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow == 0) {
         if (v == -1 && PyErr_Occurred())
             return -1;
-        if ((c->opts & OPT_STRICT_INTEGER) && (v > STRICT_MAX || v < -(STRICT_MAX)))
+        if ((c->opts & ISOJSON_OPT_STRICT_INTEGER) && (v > STRICT_MAX || v < -(STRICT_MAX)))
             return strict_error();
         return dumps_number(c, ISOJSON_INT, (uint64_t)v);
     }
@@ -56,7 +56,7 @@ int dumps_int(dumps_ctx *c, PyObject *o)
             PyErr_Clear();
             return dumps_bigint(c, o);
         }
-        if (c->opts & OPT_STRICT_INTEGER)
+        if (c->opts & ISOJSON_OPT_STRICT_INTEGER)
             return strict_error();
         return dumps_number(c, ISOJSON_UINT, (uint64_t)u);
     }

@@ -153,13 +153,13 @@ have_date:
         *p++ = (char)('0' + parts[i] / 10);
         *p++ = (char)('0' + parts[i] % 10);
     }
-    if (us != 0 && !(c->opts & OPT_OMIT_MICROSECONDS)) {
+    if (us != 0 && !(c->opts & ISOJSON_OPT_OMIT_MICROSECONDS)) {
         *p++ = '.';
         for (int div = 100000; div >= 1; div /= 10)
             *p++ = (char)('0' + us / div % 10);
     }
-    if (c->opts & OPT_NAIVE_UTC) {
-        if (c->opts & OPT_UTC_Z) {
+    if (c->opts & ISOJSON_OPT_NAIVE_UTC) {
+        if (c->opts & ISOJSON_OPT_UTC_Z) {
             *p++ = 'Z';
         } else {
             memcpy(p, "+00:00", 6);
@@ -387,7 +387,7 @@ static int dumps_dims(dumps_ctx *c, PyObject *array, const array_interface *ai, 
 {
     size_t at;
     Py_intptr_t n = ai->shape[dim];
-    if (dim + 1 == ai->nd && (kind == K_F32 || kind == K_F16) && !(c->opts & OPT_INDENT_2))
+    if (dim + 1 == ai->nd && (kind == K_F32 || kind == K_F16) && !(c->opts & ISOJSON_OPT_INDENT_2))
         return dumps_f32_row(c, array, ai, dim, data, kind);
     if (dumps_enter(c, array, 0) < 0)
         return -1;

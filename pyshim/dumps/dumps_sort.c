@@ -257,7 +257,7 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
         /* str keys through the key cache (dumps_keycache.h): a key met
          * before in this call is three words copied, not scanned again. */
         int rc = PyUnicode_CheckExact(key)           ? dumps_key(c, key)
-                 : (c->opts & OPT_NON_STR_KEYS) != 0 ? dumps_nonstr_key(c, key)
+                 : (c->opts & ISOJSON_OPT_NON_STR_KEYS) != 0 ? dumps_nonstr_key(c, key)
                                                      : dumps_error("Dict key must be str");
         if (rc < 0)
             goto fail;

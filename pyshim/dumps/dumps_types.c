@@ -130,7 +130,7 @@ static int typed_value(dumps_ctx *c, PyObject *o)
     isojson_dumps_state *st = c->st;
     PyTypeObject *t = Py_TYPE(o);
     uint32_t opts = c->opts;
-    int datetimes = !(opts & OPT_PASSTHROUGH_DATETIME);
+    int datetimes = !(opts & ISOJSON_OPT_PASSTHROUGH_DATETIME);
     if (datetimes && (PyObject *)t == dumps_type(st, ISOJSON_T_DATETIME))
         return dumps_datetime(c, o, ISOJSON_T_DATETIME, 0);
     if ((PyObject *)t == dumps_type(st, ISOJSON_T_UUID))
@@ -144,7 +144,7 @@ static int typed_value(dumps_ctx *c, PyObject *o)
     if ((PyObject *)Py_TYPE(t) == dumps_type(st, ISOJSON_T_ENUMTYPE) && Py_TYPE(t) != &PyType_Type)
         return dumps_enum(c, o);
     unsigned long flags = t->tp_flags;
-    if (!(opts & OPT_PASSTHROUGH_SUBCLASS)) {
+    if (!(opts & ISOJSON_OPT_PASSTHROUGH_SUBCLASS)) {
         if (flags & Py_TPFLAGS_UNICODE_SUBCLASS)
             return dumps_str(c, o);
         if (flags & Py_TPFLAGS_LONG_SUBCLASS)
@@ -154,14 +154,14 @@ static int typed_value(dumps_ctx *c, PyObject *o)
         if (flags & Py_TPFLAGS_DICT_SUBCLASS)
             return dumps_dict(c, o);
     }
-    if (!(opts & OPT_PASSTHROUGH_DATACLASS)) {
+    if (!(opts & ISOJSON_OPT_PASSTHROUGH_DATACLASS)) {
         int is = dumps_is_dataclass(c, t);
         if (is < 0)
             return -1;
         if (is)
             return dumps_dataclass(c, o);
     }
-    if (opts & OPT_SERIALIZE_NUMPY) {
+    if (opts & ISOJSON_OPT_SERIALIZE_NUMPY) {
         int rc = dumps_numpy(c, o);
         if (rc != DUMPS_NOT_MINE)
             return rc;

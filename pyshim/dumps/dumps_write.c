@@ -170,7 +170,7 @@ static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, ui
         PyErr_SetString(PyExc_SystemError, "isojson: the JSON writer lost its output buffer");
         return NULL;
     }
-    learn_text(c, (opts & OPT_INDENT_2) != 0, out.len);
+    learn_text(c, (opts & ISOJSON_OPT_INDENT_2) != 0, out.len);
     if (_PyBytes_Resize(&ob.bytes, (Py_ssize_t)out.len) < 0)
         return NULL;
     return ob.bytes;
@@ -178,7 +178,7 @@ static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, ui
 
 PyObject *dumps_write_long(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, isojson_buf *small)
 {
-    size_t est = estimate_text(c, (opts & OPT_INDENT_2) != 0);
+    size_t est = estimate_text(c, (opts & ISOJSON_OPT_INDENT_2) != 0);
     if (est < DUMPS_DIRECT_MIN_BYTES && c->tape.len < WRITE_UNLOCKED_MIN_WORDS)
         return dumps_write_copied(c, engine, opts, small);
     return write_direct(c, engine, opts, est);
@@ -186,5 +186,5 @@ PyObject *dumps_write_long(dumps_ctx *c, const isojson_engine_api *engine, uint3
 
 void dumps_write_learn(const dumps_ctx *c, uint32_t opts, size_t text_len)
 {
-    learn_text(c, (opts & OPT_INDENT_2) != 0, text_len);
+    learn_text(c, (opts & ISOJSON_OPT_INDENT_2) != 0, text_len);
 }

@@ -60,7 +60,7 @@ static inline PyObject *dumps_write_bytes(dumps_ctx *c, isojson_buf *small)
         return NULL;
     /* The walk has put every object's members in key order already
      * (dumps_sort.c), so the writer need not sort again. */
-    uint32_t opts = c->opts & ~OPT_SORT_KEYS;
+    uint32_t opts = c->opts & ~ISOJSON_OPT_SORT_KEYS;
     isojson_engine_pace(engine, c->tape.len * sizeof(uint64_t));
     if (c->tape.len < DUMPS_DIRECT_MIN_WORDS)
         return dumps_write_copied(c, engine, opts, small);
