@@ -6,7 +6,7 @@
  * A heap type per interpreter (PyType_FromModuleAndSpec), so that own-GIL
  * sub-interpreters share no Python object. It takes part in garbage
  * collection because its contents can be anything. */
-#include "dumps_internal.h"
+#include "isojson.h"
 
 typedef struct {
     PyObject_HEAD

@@ -8,23 +8,8 @@
  * first loads/dumps, not at import.
  */
 #include "isojson.h"
-#include "loads.h"
 
 #define ISOJSON_VERSION "0.1.0"
-
-isojson_state *isojson_get_state(PyObject *module) { return (isojson_state *)PyModule_GetState(module); }
-
-isojson_state *isojson_live_state(PyObject *module)
-{
-    isojson_state *st = isojson_get_state(module);
-    /* module_clear (gc at shutdown) may have run while a function object still
-     * refers to the module: its names and types are gone. */
-    if (st == NULL || st->JSONDecodeError == NULL || st->dumps.FragmentType == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "isojson: module state is gone (interpreter shutting down)");
-        return NULL;
-    }
-    return st;
-}
 
 /* _backend(): the name of the backend in use (loads the engine). */
 static PyObject *module_backend(PyObject *module, PyObject *Py_UNUSED(ignored))
@@ -83,19 +68,22 @@ static PyMethodDef module_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* orjson's option bits (api/options.go). */
+/* orjson's option bits (engine/isojson_engine.h), added to the module under
+ * orjson's names: OPTION(OPT_X) is {"OPT_X", ISOJSON_OPT_X}. */
+#define OPTION(name) {#name, ISOJSON_##name}
 static const struct {
     const char *name;
     long value;
 } options[] = {
-    {"OPT_APPEND_NEWLINE", 1 << 10},      {"OPT_INDENT_2", 1 << 0},
-    {"OPT_NAIVE_UTC", 1 << 1},            {"OPT_NON_STR_KEYS", 1 << 2},
-    {"OPT_OMIT_MICROSECONDS", 1 << 3},    {"OPT_PASSTHROUGH_DATACLASS", 1 << 11},
-    {"OPT_PASSTHROUGH_DATETIME", 1 << 9}, {"OPT_PASSTHROUGH_SUBCLASS", 1 << 8},
-    {"OPT_SERIALIZE_DATACLASS", 0},       {"OPT_SERIALIZE_NUMPY", 1 << 4},
-    {"OPT_SERIALIZE_UUID", 0},            {"OPT_SORT_KEYS", 1 << 5},
-    {"OPT_STRICT_INTEGER", 1 << 6},       {"OPT_UTC_Z", 1 << 7},
+    OPTION(OPT_APPEND_NEWLINE),       OPTION(OPT_INDENT_2),
+    OPTION(OPT_NAIVE_UTC),            OPTION(OPT_NON_STR_KEYS),
+    OPTION(OPT_OMIT_MICROSECONDS),    OPTION(OPT_PASSTHROUGH_DATACLASS),
+    OPTION(OPT_PASSTHROUGH_DATETIME), OPTION(OPT_PASSTHROUGH_SUBCLASS),
+    OPTION(OPT_SERIALIZE_DATACLASS),  OPTION(OPT_SERIALIZE_NUMPY),
+    OPTION(OPT_SERIALIZE_UUID),       OPTION(OPT_SORT_KEYS),
+    OPTION(OPT_STRICT_INTEGER),       OPTION(OPT_UTC_Z),
 };
+#undef OPTION
 
 /* Adds the functions with __module__ "isojson" (not "isojson._isojson"), so
  * that names and messages read like orjson's ("isojson.loads() takes ..."). */
@@ -122,7 +110,7 @@ static int module_exec(PyObject *module)
         return -1;
     if (isojson_errors_init(module, st) < 0)
         return -1;
-    if (isojson_keys_init(st) < 0)
+    if (isojson_loads_state_init(st) < 0)
         return -1;
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (PyModule_AddIntConstant(module, options[i].name, options[i].value) < 0)
@@ -147,7 +135,7 @@ static int module_clear(PyObject *module)
     if (st == NULL)
         return 0;
     Py_CLEAR(st->JSONDecodeError);
-    isojson_keys_clear(st);
+    isojson_loads_state_clear(st);
     isojson_dumps_state_clear(&st->dumps);
     return 0;
 }

@@ -1,4 +1,4 @@
-"""The dumps side of the C extension (pyshim/dumps*.c, fragment.c): argument
+"""The dumps side of the C extension (pyshim/dumps/*.c, fragment.c): argument
 and option checks, limits, default=, Fragment, strings by width, big ints,
 the order of errors under OPT_SORT_KEYS, object lifetimes when default=
 mutates what is being walked, nested calls and threads. Every behaviour is
