@@ -1,4 +1,4 @@
-/* Loading the Go engine (libisojson_engine.so) at first use, and again in a
+/* Loading the Go engine (libisojson_engine.so.0) at first use, and again in a
  * fork()ed child.
  *
  * Why at first use: importing isojson must stay cheap and must not start a Go
@@ -33,7 +33,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define ENGINE_FILE "libisojson_engine.so"
+/* Not "*.so": a file with an extension module's suffix in the package would
+ * be listed by pkgutil and pydoc as a submodule that fails to import. */
+#define ENGINE_FILE "libisojson_engine.so.0"
 
 /* The engine in use: published with release order once fully resolved. */
 static _Atomic(const isojson_engine_api *) current;

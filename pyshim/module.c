@@ -10,7 +10,12 @@
 #include "isojson.h"
 #include "loads.h"
 
-#define ISOJSON_VERSION "0.1.0"
+/* isojson's version has one source, pyproject.toml: the build passes it as
+ * -DISOJSON_VERSION="..." (build_backend/isojson_build/objects.py), to the
+ * engine as well. */
+#ifndef ISOJSON_VERSION
+#error "ISOJSON_VERSION is not defined: build isojson with its build backend (pip install ., make build)"
+#endif
 
 isojson_state *isojson_get_state(PyObject *module) { return (isojson_state *)PyModule_GetState(module); }
 
