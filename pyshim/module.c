@@ -9,7 +9,12 @@
  */
 #include "isojson.h"
 
-#define ISOJSON_VERSION "0.1.0"
+/* isojson's version has one source, pyproject.toml: the build passes it as
+ * -DISOJSON_VERSION="..." (build_backend/isojson_build/objects.py), to the
+ * engine as well. */
+#ifndef ISOJSON_VERSION
+#error "ISOJSON_VERSION is not defined: build isojson with its build backend (pip install ., make build)"
+#endif
 
 /* _backend(): the name of the backend in use (loads the engine). */
 static PyObject *module_backend(PyObject *module, PyObject *Py_UNUSED(ignored))
