@@ -60,10 +60,37 @@ static PyObject *module_engine_version(PyObject *module, PyObject *Py_UNUSED(ign
     return PyUnicode_FromString(engine->version());
 }
 
+/* What help(isojson.loads) and help(isojson.dumps) show: the signature line
+ * (inspect reads it too) and what the call does, takes and raises. */
+PyDoc_STRVAR(loads_doc,
+             "loads(obj, /)\n--\n\n"
+             "Deserialize JSON to Python objects.\n\n"
+             "obj is the JSON text: bytes, bytearray or memoryview holding UTF-8, or str.\n"
+             "Returns dict, list, str, int, float, bool or None; an integer of more than\n"
+             "64 bits becomes an exact int. Of duplicate keys in an object the last wins.\n\n"
+             "Raises JSONDecodeError (a subclass of json.JSONDecodeError and ValueError,\n"
+             "with msg, pos, lineno and colno) for invalid JSON, invalid UTF-8, NaN or\n"
+             "Infinity, nesting deeper than 1024 levels, or obj of another type.");
+
+PyDoc_STRVAR(dumps_doc,
+             "dumps(obj, /, default=None, option=None)\n--\n\n"
+             "Serialize Python objects to JSON.\n\n"
+             "Returns UTF-8 JSON as bytes, compact unless option says otherwise; non-ASCII\n"
+             "text is written as it is, not escaped. Writes str, int, float, bool, None,\n"
+             "dict, list, tuple, dataclass instances, datetime, date, time, enum members,\n"
+             "uuid.UUID, Fragment, and numpy arrays and scalars with OPT_SERIALIZE_NUMPY.\n\n"
+             "default, when given, is called with each object of another type and returns\n"
+             "what to write in its place (or raises). option is OPT_* constants combined\n"
+             "with |, for example OPT_INDENT_2 | OPT_SORT_KEYS.\n\n"
+             "Raises JSONEncodeError (which is TypeError) for a type it cannot write, a\n"
+             "dict key that is not str (unless OPT_NON_STR_KEYS), an int beyond 53 bits\n"
+             "with OPT_STRICT_INTEGER, a str with surrogates, a circular reference or\n"
+             "nesting deeper than 254 levels, and an invalid option; an exception raised\n"
+             "by default is its __cause__.");
+
 static PyMethodDef module_functions[] = {
-    {"loads", (PyCFunction)isojson_loads, METH_O, "loads(obj, /)\n--\n\nDeserialize JSON to Python objects."},
-    {"dumps", (PyCFunction)(void (*)(void))isojson_dumps, METH_FASTCALL | METH_KEYWORDS,
-     "dumps(obj, /, default=None, option=None)\n--\n\nSerialize Python objects to JSON."},
+    {"loads", (PyCFunction)isojson_loads, METH_O, loads_doc},
+    {"dumps", (PyCFunction)(void (*)(void))isojson_dumps, METH_FASTCALL | METH_KEYWORDS, dumps_doc},
     {"_backend", module_backend, METH_NOARGS, "The name of the parser backend in use."},
     {"_backends", module_backends, METH_NOARGS, "The names of the parser backends compiled in, in rank order."},
     {"_engine_version", module_engine_version, METH_NOARGS, "The version of the Go engine library."},
