@@ -324,8 +324,8 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         const uint8_t *p = key_text(t, input, input_len, e, wend);
         if (p == NULL)
             goto malformed;
-        uint64_t kh = e[0];
 #if ISOJSON_DICT_DIRECT
+        uint64_t kh = e[0];
         if (f->table != NULL) {
             isojson_frame *parent = sp >= 2 ? f - 1 : NULL;
             isojson_shape *sh;
@@ -369,8 +369,8 @@ PyObject *isojson_build(isojson_state *st, isojson_scratch *s, const uint8_t *in
         const uint8_t *p = key_text(t, input, input_len, e, wend);
         if (p == NULL)
             goto malformed;
-        uint64_t kh = e[0];
 #if ISOJSON_DICT_DIRECT
+        uint64_t kh = e[0];
         isojson_shape *sh = f->shape;
         if (sh != NULL) {
             if (isojson_shape_key_is(sh, f->pos, kh, p)) {
