@@ -6,7 +6,9 @@ compared with orjson 3.13 itself, never with a hand-written expectation,
 except where isojson deliberately differs (ints beyond 64 bits)."""
 
 import gc
+import json
 import os
+import re
 import sys
 import threading
 
@@ -630,32 +632,68 @@ def test_no_leaks(name, call):
     assert sys.getallocatedblocks() - before < 50
 
 
-def test_deep_nesting_on_small_thread_stacks():
-    """The walk recurses; on a 256 KiB thread stack every nesting orjson
-    accepts works, and on a tiny one dumps raises instead of overflowing."""
-    specs = ["T" * 1024, "TL" * 512, "L" * 254, "D" * 254]
-    results = {}
+def smallest_thread_stack_size():
+    """The smallest thread stack this interpreter accepts, as its
+    threading.stack_size error names it: 53248 bytes for CPython 3.14's
+    release build here, 102400 for its debug build (Py_DEBUG)."""
+    old = threading.stack_size()
+    try:
+        threading.stack_size(4096)  # one page: below every interpreter's minimum
+    except ValueError as e:
+        m = re.fullmatch(r"size must be at least (\d+) bytes", str(e))
+        assert m, e
+        return int(m.group(1))
+    finally:
+        threading.stack_size(old)
+    raise AssertionError("threading.stack_size accepted a 4 KiB stack")
 
-    def work(size):
-        out = []
-        for spec in specs:
+
+NESTING_ON_THREADS = ["T" * 1024, "TL" * 512, "L" * 254, "D" * 254]
+
+
+def nesting_on_a_thread(size):
+    """dumps of each NESTING_ON_THREADS nesting on a new thread of size
+    bytes of stack: the length written, or the TypeError's message."""
+    out = []
+
+    def work():
+        for spec in NESTING_ON_THREADS:
             try:
                 out.append(len(isojson.dumps(build_nesting(spec))))
             except TypeError as e:
                 out.append(str(e))
-        results[size] = out
 
     old = threading.stack_size()
     try:
-        for size in (256 * 1024, 64 * 1024):
-            threading.stack_size(size)
-            t = threading.Thread(target=work, args=(size,))
-            t.start()
-            t.join()
+        threading.stack_size(size)
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
     finally:
         threading.stack_size(old)
-    assert results[256 * 1024] == [2049, 2049, 509, 1525]
-    assert all(r in (n, "Recursion limit reached") for r, n in zip(results[64 * 1024], [2049, 2049, 509, 1525]))
+    return out
+
+
+def test_deep_nesting_on_small_thread_stacks():
+    """The walk recurses; on a 256 KiB thread stack every nesting orjson
+    accepts works, and on the smallest stack the interpreter accepts dumps
+    raises instead of overflowing. In a fresh process, smallest first: glibc
+    gives a new thread a cached stack up to four times the size asked for,
+    so after threads with larger stacks have ended (256 KiB is less than
+    four times the debug build's minimum) the small one would not be small."""
+    out = _util.run_python("""
+        import json, sys
+        import test_ext_dumps as t
+        smallest = t.smallest_thread_stack_size()
+        print(json.dumps([smallest, t.nesting_on_a_thread(smallest), t.nesting_on_a_thread(256 * 1024)]))
+    """, 120)
+    smallest, small, large = json.loads(out)
+    assert smallest <= 128 * 1024, smallest
+    want = [2049, 2049, 509, 1525]
+    assert large == want
+    assert len(small) == len(want), small
+    assert "Recursion limit reached" in small, small  # 1024 levels do not fit
+    assert all(r in (n, "Recursion limit reached") for r, n in zip(small, want)), small
 
 
 def test_dumps_in_own_gil_subinterpreters():
