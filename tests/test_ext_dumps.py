@@ -8,6 +8,7 @@ except where isojson deliberately differs (ints beyond 64 bits)."""
 import gc
 import json
 import os
+import random
 import re
 import sys
 import threading
@@ -804,9 +805,8 @@ def test_sort_keys_prefixes_widths_and_sizes_as_orjson(size, option):
 @pytest.mark.parametrize("size", [2, 3])
 def test_sort_keys_equal_keys_keep_dict_order(size):
     # Under OPT_NON_STR_KEYS distinct keys can give the same text; in a
-    # small dict orjson keeps them in dict order (its unstable sort sorts
-    # short slices by insertion; large dicts with equal keys are not
-    # matched member for member).
+    # dict of up to 32 keys orjson keeps them in dict order (see
+    # SAME_TEXT_STABLE_UP_TO).
     doc = {}
     for i in range(size):
         doc[str(i % 7)] = f"s{i}"
@@ -814,6 +814,81 @@ def test_sort_keys_equal_keys_keep_dict_order(size):
         doc[str(i % 7 + 100 * (i // 7 + 1))] = f"t{i}"
     opt = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
     assert isojson.dumps(doc, option=opt) == orjson.dumps(doc, option=opt)
+
+
+# orjson sorts a dict's items with Rust's sort_unstable: slices of up to 32
+# items go to a stable small-slice sort, larger ones are first partitioned by
+# quicksort, which may swap two items of the same text; a slice already in
+# order is left as it is. isojson keeps same-text keys in dict order always
+# (README, "Differences from orjson").
+SAME_TEXT_STABLE_UP_TO = 32
+
+
+def same_text_dicts(n, count, seed):
+    """count seeded dicts of n keys in random order, 1 to n // 2 of them
+    pairs of keys with the same text (an int and its str), every value
+    distinct."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        pairs = rng.randint(1, n // 2)
+        keys = []
+        for i, x in enumerate(rng.sample(range(1000), n - pairs)):
+            keys += [x, str(x)] if i < pairs else [rng.choice((x, str(x)))]
+        rng.shuffle(keys)
+        out.append({k: i for i, k in enumerate(keys)})
+    return out
+
+
+def test_sort_keys_same_text_keys_as_orjson_up_to_32_keys():
+    opt = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    for n in range(2, SAME_TEXT_STABLE_UP_TO + 1):
+        for doc in same_text_dicts(n, 40, seed=n):
+            assert len(doc) == n
+            assert isojson.dumps(doc, option=opt) == orjson.dumps(doc, option=opt), doc
+    # Larger dicts whose keys are already in order (by text; either key of
+    # a pair first), one pair or all keys in pairs.
+    for n in (33, 34, 100, 1000):
+        for keys in ([str(i) for i in range(n - 1)] + [0], [0] + [str(i) for i in range(n - 1)],
+                     [y for x in range(n // 2) for y in (x, str(x))]):
+            doc = {k: i for i, k in enumerate(sorted(keys, key=str))}
+            assert isojson.dumps(doc, option=opt) == orjson.dumps(doc, option=opt), n
+
+
+def test_sort_keys_same_text_keys_may_differ_from_33_keys():
+    """From 33 keys on, one pair of same-text keys is enough for orjson's
+    order of the two to differ from isojson's (dict order); every other byte
+    is the same."""
+    opt = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    # "31", "30", ..., "0", then 0: orjson writes 0 first; with "31" left
+    # out (32 keys) it writes "0" first, as isojson does.
+    for n in (SAME_TEXT_STABLE_UP_TO, SAME_TEXT_STABLE_UP_TO + 1):
+        doc = {str(i): "str" for i in range(n - 2, -1, -1)}
+        doc[0] = "int"
+        assert len(doc) == n
+        got, want = isojson.dumps(doc, option=opt), orjson.dumps(doc, option=opt)
+        assert got.startswith(b'{"0":"str","0":"int","1":"str",'), got
+        if n <= SAME_TEXT_STABLE_UP_TO:
+            assert got == want
+        else:
+            assert want.startswith(b'{"0":"int","0":"str","1":"str",'), want
+            assert got.replace(b'"0":"str","0":"int"', b'"0":"int","0":"str"', 1) == want
+    # Random orders with one pair: a fifth or more differ at 33 and 40 keys,
+    # each only in the order of that pair (isojson's is dict order).
+    for n in (33, 40):
+        rng = random.Random(n)
+        differ = 0
+        for _ in range(200):
+            keys = rng.sample([str(i) for i in range(n - 1)] + [7], n)
+            doc = {k: i for i, k in enumerate(keys)}
+            got, want = isojson.dumps(doc, option=opt), orjson.dumps(doc, option=opt)
+            if got != want:
+                differ += 1
+                first, second = ("7", 7) if keys.index("7") < keys.index(7) else (7, "7")
+                in_order = b'"7":%d,"7":%d' % (doc[first], doc[second])
+                swapped = b'"7":%d,"7":%d' % (doc[second], doc[first])
+                assert in_order in got and got.replace(in_order, swapped, 1) == want, (got, want)
+        assert differ >= 20, (n, differ)
 
 
 @pytest.mark.parametrize("option", [orjson.OPT_SORT_KEYS, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2,
