@@ -6,6 +6,7 @@
 #   make wheel       dist/isojson-V-cp314-cp314-manylinux_2_17_x86_64.whl (make sdist: the sdist)
 #   make bench       Go and Python benchmarks; results land in bench/results/
 #   make fuzz        every Go fuzz target for FUZZTIME each
+#   make fuzz-long   every Go fuzz target for FUZZTIME_LONG each, two at a time, keeping seeds
 #   make help        this list with the knobs
 #
 # Works on a fresh Debian 12 machine as root with Go at /usr/local/go, gcc and python3: Python 3.14 (a
@@ -36,15 +37,15 @@ PY := scripts/py
 RESULTS := build/test-results
 
 .PHONY: help build wheel sdist notices py-env demo test test-vet test-go test-cross test-build test-py \
-        test-install test-bench-py test-summary qemu bench bench-go bench-py fuzz clean
+        test-install test-bench-py test-summary qemu bench bench-go bench-py fuzz fuzz-long clean
 
 help:
-	@sed -n '3,9p' Makefile | sed 's/^# *//'
+	@sed -n '3,10p' Makefile | sed 's/^# *//'
 	@echo
 	@echo 'Parts: build, wheel, sdist, notices, py-env, qemu, test-vet, test-go, test-cross, test-build, test-py,'
 	@echo '       test-install, test-bench-py, bench-go, bench-py, clean'
-	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZ, BENCH_COUNT, BENCH_TIME,'
-	@echo '       BENCH (regexp), CROSS_ARCHES, CROSS_PKGS'
+	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZTIME_LONG, FUZZ, FUZZ_JOBS,'
+	@echo '       FUZZ_KEEP, BENCH_COUNT, BENCH_TIME, BENCH (regexp), CROSS_ARCHES, CROSS_PKGS'
 
 ## Build ###################################################################################################
 
@@ -187,21 +188,20 @@ bench-py: build
 
 ## Fuzzing #################################################################################################
 
-# Go runs one fuzz target per invocation, so each `func FuzzXxx` found in a *_test.go file gets its own run
-# of FUZZTIME; new corpus entries that fail are written under the package's testdata/fuzz/.
+# scripts/fuzz finds every `func FuzzXxx` in a *_test.go file and gives each its own go test -fuzz run,
+# with its working corpus under build/fuzz/corpus/ (not GOCACHE); a failing input is written under the
+# package's testdata/fuzz/, where plain `go test` runs it from then on. `make fuzz`: FUZZTIME per target,
+# one at a time. `make fuzz-long`: FUZZTIME_LONG per target, FUZZ_JOBS at a time (the cores shared among them), then
+# the FUZZ_KEEP newest small corpus entries of each target are copied to its testdata/fuzz/ as seeds to
+# commit. Both end with one summary line per target (executions, new inputs, corpus size, seeds kept).
+FUZZTIME_LONG ?= 30m
+FUZZ_JOBS ?= 2
+FUZZ_KEEP ?= 8
 fuzz:
-	@targets=$$(grep -rlE --include='*_test.go' '^func Fuzz[A-Z0-9_]' . | grep -v '^./build/' | sort) || true; \
-	[[ -n "$$targets" ]] || { echo "fuzz: no fuzz targets found" >&2; exit 1; }; \
-	ran=(); failed=(); for f in $$targets; do \
-	  for name in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' $$f); do \
-	    [[ $$name =~ $(FUZZ) ]] || continue; pkg=./$$(dirname $${f#./}); ran+=("$$name $$pkg"); \
-	    echo "==== fuzz $$name in $$pkg for $(FUZZTIME)"; \
-	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg || failed+=("$$name $$pkg"); \
-	  done; done; \
-	[[ $${#ran[@]} -gt 0 ]] || { echo "fuzz: no target matches FUZZ=$(FUZZ)" >&2; exit 1; }; \
-	echo; echo "==== fuzz summary: $${#ran[@]} targets for $(FUZZTIME) each, $${#failed[@]} failed"; \
-	for r in "$${failed[@]}"; do echo "FAIL  $$r (the failing input is under its testdata/fuzz/)"; done; \
-	[[ $${#failed[@]} == 0 ]]
+	FUZZ_TIME=$(FUZZTIME) FUZZ='$(FUZZ)' FUZZ_JOBS=1 FUZZ_KEEP=0 scripts/fuzz
+
+fuzz-long:
+	FUZZ_TIME=$(FUZZTIME_LONG) FUZZ='$(FUZZ)' FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_KEEP=$(FUZZ_KEEP) scripts/fuzz
 
 ## Housekeeping ############################################################################################
 

@@ -32,7 +32,10 @@ def test_dumps_and_loads_after_the_module_state_was_cleared_raise_runtime_error(
         assert ctypes.string_at(slots[5]).endswith(b"isojson"), ctypes.string_at(slots[5])
         m_size = ctypes.c_ssize_t.from_address(base + 7 * 8).value
         assert m_size > 0, m_size
-        clear = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.py_object)(slots[11])
+        # PYFUNCTYPE: called with the GIL held, as CPython calls m_clear
+        # (CFUNCTYPE releases the GIL around the call; a Py_DEBUG build then
+        # crashes in the Py_CLEAR of the module state).
+        clear = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object)(slots[11])
         assert clear(mod) == 0
         for call in (lambda: m.dumps([1]), lambda: m.loads(b"[1]")):
             try:

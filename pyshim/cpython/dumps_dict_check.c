@@ -34,7 +34,7 @@ static int reads_as_pydict_next(PyObject *d, int want_kind)
     if (it.entries == NULL)
         return 0;
     Py_ssize_t pos = 0, n = 0;
-    PyObject *k1, *v1, *k2, *v2;
+    PyObject *k1, *v1, *k2 = NULL, *v2 = NULL; /* set when b is 1, which gcc -Og cannot tell */
     for (;;) {
         int a = PyDict_Next(d, &pos, &k1, &v1);
         int b = dumps_dict_iter_next(&it, &k2, &v2);

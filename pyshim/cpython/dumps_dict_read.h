@@ -96,7 +96,7 @@ static inline void dumps_dict_iter_start(dumps_dict_iter *it, PyObject *dict)
     it->dict = dict;
     it->pos = 0;
 #if DUMPS_DICT_DIRECT
-    it->entries = NULL;
+    it->entries = it->next = NULL; /* next: only read with entries set, which gcc -O1 cannot tell */
 #endif
     dumps_dict_iter_refresh(it);
 }

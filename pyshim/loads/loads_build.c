@@ -324,8 +324,8 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
         const uint8_t *p = key_text(t, input, input_len, e, wend);
         if (p == NULL)
             goto malformed;
-        uint64_t kh = e[0];
 #if LOADS_DICT_DIRECT
+        uint64_t kh = e[0];
         if (f->table != NULL) {
             loads_frame *parent = sp >= 2 ? f - 1 : NULL;
             loads_shape *sh;
@@ -369,8 +369,8 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
         const uint8_t *p = key_text(t, input, input_len, e, wend);
         if (p == NULL)
             goto malformed;
-        uint64_t kh = e[0];
 #if LOADS_DICT_DIRECT
+        uint64_t kh = e[0];
         loads_shape *sh = f->shape;
         if (sh != NULL) {
             if (loads_shape_key_is(sh, f->pos, kh, p)) {
