@@ -40,7 +40,7 @@ help:
 	@echo
 	@echo 'Parts: build, py-env, qemu, test-vet, test-go, test-cross, test-build, test-py, bench-go, bench-py, clean'
 	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZ, BENCH_COUNT, BENCH_TIME,'
-	@echo '       BENCH (regexp), CROSS_ARCHES, CROSS_PKGS'
+	@echo '       BENCH (regexp), BENCH_ROWS (regexp), BENCH_PY_ARGS, CROSS_ARCHES, CROSS_PKGS'
 
 ## Build ###################################################################################################
 
@@ -149,8 +149,13 @@ bench: bench-go bench-py
 bench-go:
 	scripts/bench-go
 
+# BENCH_ROWS: a regexp choosing rows of the benchmark set (bench/python/rows.py); BENCH_PY_ARGS: more
+# flags of run_all.py (--quick, --only percall,firstcall, ...).
+# A run limited to some rows or parts writes its results to a temporary directory, not bench/results.
+BENCH_ROWS ?=
+BENCH_PY_ARGS ?=
 bench-py: build
-	$(PY) bench/python/run_all.py
+	$(PY) bench/python/run_all.py $(if $(BENCH_ROWS),--rows '$(BENCH_ROWS)') $(BENCH_PY_ARGS)
 
 ## Fuzzing #################################################################################################
 
