@@ -3,6 +3,7 @@
 #   make demo        build, then show isojson in own-GIL sub-interpreters
 #   make test        every test (go vet, go test -race, cross-architecture, pytest), then one summary
 #   make bench       Go and Python benchmarks; results land in bench/results/
+#   make bench-callgrind  instructions per call of each benchmark row (isojson, orjson, msgspec)
 #   make fuzz        every Go fuzz target for FUZZTIME each
 #   make help        this list with the knobs
 #
@@ -33,14 +34,14 @@ PY := scripts/py
 RESULTS := build/test-results
 
 .PHONY: help build py-env demo test test-vet test-go test-cross test-build test-py test-bench-py test-summary qemu \
-        bench bench-go bench-py fuzz clean
+        bench bench-go bench-py bench-callgrind fuzz clean
 
 help:
-	@sed -n '3,7p' Makefile | sed 's/^# *//'
+	@sed -n '3,8p' Makefile | sed 's/^# *//'
 	@echo
 	@echo 'Parts: build, py-env, qemu, test-vet, test-go, test-cross, test-build, test-py, bench-go, bench-py, clean'
 	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZ, BENCH_COUNT, BENCH_TIME,'
-	@echo '       BENCH (regexp), BENCH_ROWS (regexp), BENCH_PY_ARGS, CROSS_ARCHES, CROSS_PKGS'
+	@echo '       BENCH (regexp), BENCH_ROWS (regexp), BENCH_PY_ARGS, CALLGRIND_ARGS, CROSS_ARCHES, CROSS_PKGS'
 
 ## Build ###################################################################################################
 
@@ -149,13 +150,21 @@ bench: bench-go bench-py
 bench-go:
 	scripts/bench-go
 
-# BENCH_ROWS: a regexp choosing rows of the benchmark set (bench/python/rows.py); BENCH_PY_ARGS: more
-# flags of run_all.py (--quick, --only percall,firstcall, ...).
+# BENCH_ROWS: a regexp choosing rows of the benchmark set (bench/python/rows.py) for bench-py and
+# bench-callgrind; BENCH_PY_ARGS: more flags of run_all.py (--quick, --only percall,firstcall, ...).
 # A run limited to some rows or parts writes its results to a temporary directory, not bench/results.
 BENCH_ROWS ?=
 BENCH_PY_ARGS ?=
 bench-py: build
 	$(PY) bench/python/run_all.py $(if $(BENCH_ROWS),--rows '$(BENCH_ROWS)') $(BENCH_PY_ARGS)
+
+# Instructions per call of each row under callgrind, isojson against orjson and msgspec, and the floors
+# of a call (scripts/bench-callgrind, bench/python/callgrind.py): steady figures on a busy machine.
+# CALLGRIND_ARGS: --libs isojson, --ops dumps, --full, --compare build/callgrind/before.json, ...
+# The whole set took 15 minutes at load average 10; one row takes a minute or two.
+CALLGRIND_ARGS ?=
+bench-callgrind: build
+	scripts/bench-callgrind $(if $(BENCH_ROWS),--rows '$(BENCH_ROWS)') $(CALLGRIND_ARGS)
 
 ## Fuzzing #################################################################################################
 

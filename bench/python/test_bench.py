@@ -15,6 +15,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import benchset  # noqa: E402
+import callgrind  # noqa: E402
 import firstcall  # noqa: E402
 import libraries  # noqa: E402
 import parallel  # noqa: E402
@@ -332,3 +333,90 @@ def test_firstcall_child_reports_in_a_fresh_process():
     assert out[0]["threads"]["min"] >= 1 and out[0]["rss_mb"]["min"] > 1
     bad = firstcall.run(("no-such-library",), runs=1, log=lambda _: None)
     assert "error" in bad[0]
+
+
+# ---- callgrind.py: dumps, per call, tables ----------------------------------------------------------------
+
+def _dump(path, name, total, yields=0):
+    # The shape of callgrind 3.19's dump files: compressed names, a pace->yield call.
+    path.write_text(
+        "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\npid: 7\ncmd:  python3.14 x.py\npart: 3\n\n"
+        f"desc: Trigger: Client Request: {name}\n\npositions: line\nevents: Ir\nsummary: {total}\n\n\n"
+        "ob=(2) /lib/libc.so.6\nfl=(2) ???\nfn=(10) isojson_engine_pace\n0 40\n"
+        "cfn=(11) isojson_engine_yield\n" + (f"calls={yields} 147 \n0 666\n" if yields else "calls=0 0\n0 0\n")
+        + "fn=(12) other\n0 5\ncfn=(11)\n" + (f"calls={yields} 158 \n0 99999\n" if yields else "")
+        + "fn=(10)\ncfn=(11)\n" + (f"calls={yields} 158 \n0 100\n" if yields else ""), encoding="utf-8")
+
+
+def test_read_dumps_and_per_call(tmp_path):
+    _dump(tmp_path / "cg.out.1-01", "B|fixed/null|dumps|0", 1_000)
+    _dump(tmp_path / "cg.out.2-01", "C|fixed/null|dumps|0", 21_000, yields=2)
+    _dump(tmp_path / "cg.out.3-01", "B|fixed/null|dumps|1", 900)
+    _dump(tmp_path / "cg.out.4-01", "C|fixed/null|dumps|1", 20_400, yields=1)
+    _dump(tmp_path / "cg.out.4-02", "C|fixed/null|dumps|1", 999_999)  # another thread: not counted
+    (tmp_path / "cg.out").write_text("summary: 5\n", encoding="utf-8")
+    counts = callgrind.read_dumps(str(tmp_path))
+    assert counts == {"B|fixed/null|dumps|0": (1_000, 0), "C|fixed/null|dumps|0": (21_000, 2),
+                      "B|fixed/null|dumps|1": (900, 0), "C|fixed/null|dumps|1": (20_400, 1)}
+    # (row loop - least empty loop - yields x cost) / n
+    assert callgrind.per_call(counts, "fixed/null|dumps", 10, per_yield=500) == [1_910.0, 1_900.0]
+    assert callgrind.per_call(counts, "missing|dumps", 10) == []
+    assert callgrind.self_costs(str(tmp_path / "cg.out.2-01")) == {"libc.so.6: isojson_engine_pace": 40,
+                                                                    "libc.so.6: other": 5}
+    assert callgrind.dump_paths(str(tmp_path))["C|fixed/null|dumps|1"].endswith("cg.out.4-01")
+    (tmp_path / "cg.out.1-01").write_text((tmp_path / "cg.out.1-01").read_text().replace("0 40", "0 10"))
+    assert callgrind.top_functions(str(tmp_path), "fixed/null|dumps", 10, 1) == (
+        [("libc.so.6: isojson_engine_pace", 3.0)], {"libc": 3.0})
+    assert callgrind.part_of("libisojson_engine.so: runtime.cgocallbackg") == "Go runtime and cgo crossing"
+    assert callgrind.part_of("libisojson_engine.so: github.com/isojson/isojson/writer.(*Output).Write") == "Go engine"
+    assert callgrind.part_of("_isojson.cpython-314-x86_64-linux-gnu.so: isojson_dumps") == "isojson extension (C)"
+    assert callgrind.part_of("orjson.cpython-314-x86_64-linux-gnu.so: loads") == "orjson"
+    got = callgrind.collect_rows([{"key": "fixed/null|dumps", "n": 10, "bytes": 4},
+                                  {"key": "fixed/[]|loads", "unsupported": "no"}], counts)
+    assert got[("fixed/null", "dumps")]["ir"] == 1_950.0 and got[("fixed/[]", "loads")] == {"unsupported": "no"}
+
+
+def _cg_results():
+    return {"settings": {"libraries": ["isojson", "orjson", "msgspec"], "repeats": 3, "full": False},
+            "valgrind": "valgrind-3.19.0", "date": "2026-12-01 00:00 UTC",
+            "rows": [{"row": "fixed/null", "op": "dumps", "bytes": 4, "ir": {"isojson": 1836.0, "orjson": 712.0,
+                                                                            "msgspec": 258.0},
+                      "spread": {"isojson": 0.001, "orjson": 0.0, "msgspec": 0.0}, "n": {}, "unsupported": {}},
+                     {"row": "big/str-256MiB", "op": "loads", "bytes": 4 << 20,
+                      "ir": {"isojson": 12_345_678.0, "orjson": 2.5e9}, "spread": {"isojson": 0.0},
+                      "n": {}, "unsupported": {"msgspec": "x"}}],
+            "floors": [{"floor": "cgo crossing", "about": "engine_calls", "ir": 640.1, "spread": 0.0}],
+            "firstcall": [{"library": "isojson", "import": 2.39e6, "dumps": 9.79e6, "loads": 17.3e6}]}
+
+
+def test_callgrind_tables(tmp_path):
+    res = _cg_results()
+    text = callgrind.markdown(res)
+    assert "| `fixed/null` | dumps | 4 B | 1,836 | 712 | 258 | 2.58× | 0.36× | 0.1% |" in text
+    assert "| `big/str-256MiB` | loads | 4.0 MiB | 12.3 M | 2.50 G | – | 0.00× | – | 0.0% |" in text
+    assert "| cgo crossing | 640 | engine_calls |" in text
+    assert "| isojson | 2.39 M | 9.79 M | 17.3 M |" in text
+    before = _cg_results()
+    before["rows"][0]["ir"]["isojson"] = 2000.0
+    assert "| -8.2% | +0.0% | +0.0% |" in "\n".join(callgrind.rows_table(res, before))
+    doc = tmp_path / "performance.md"
+    doc.write_text("a\n<!-- callgrind-rows:begin -->\nold\n<!-- callgrind-rows:end -->\nb\n", encoding="utf-8")
+    assert callgrind.rewrite_section(str(doc), "callgrind-rows", "new")
+    assert doc.read_text(encoding="utf-8") == "a\n<!-- callgrind-rows:begin -->\nnew\n<!-- callgrind-rows:end -->\nb\n"
+    assert not callgrind.rewrite_section(str(doc), "callgrind-floors", "x")
+
+
+def test_callgrind_loops_call_with_keywords():
+    seen = []
+    loop = callgrind._make_loop({"option": 1, "default": None}, "t")
+    loop(lambda a, option, default: seen.append((a, option, default)), "x", 3, option=4, default=str)
+    assert seen == [("x", 4, str)] * 3
+
+
+def test_callgrind_plan_resumes_after_a_measurement():
+    full = callgrind.plan("^fixed/", ["loads", "dumps"])
+    assert [(r.name, ops) for r, ops in full][:2] == [("fixed/null", ["loads", "dumps"]), ("fixed/[]", ["loads", "dumps"])]
+    rest = callgrind.plan("^fixed/", ["loads", "dumps"], resume_after="fixed/[]|loads")
+    assert [(r.name, ops) for r, ops in rest] == [("fixed/[]", ["dumps"]), ("fixed/{}", ["loads", "dumps"]),
+                                                  ('fixed/{"a":1}', ["loads", "dumps"])]
+    assert [(r.name, ops) for r, ops in callgrind.plan("^fixed/null$", ["dumps"])] == [("fixed/null", ["dumps"])]
