@@ -5,6 +5,7 @@
 #                    pytest on the installed wheel, pip installs), then one summary
 #   make wheel       dist/isojson-V-cp314-cp314-manylinux_2_17_x86_64.whl (make sdist: the sdist)
 #   make bench       Go and Python benchmarks; results land in bench/results/
+#   make bench-callgrind  instructions per call of each benchmark row (isojson, orjson, msgspec)
 #   make fuzz        every Go fuzz target for FUZZTIME each
 #   make fuzz-long   every Go fuzz target for FUZZTIME_LONG each, two at a time, keeping seeds
 #   make help        this list with the knobs
@@ -37,15 +38,16 @@ PY := scripts/py
 RESULTS := build/test-results
 
 .PHONY: help build wheel sdist notices py-env demo test test-vet test-go test-cross test-build test-py \
-        test-install test-bench-py test-summary qemu bench bench-go bench-py fuzz fuzz-long clean
+        test-install test-bench-py test-summary qemu bench bench-go bench-py bench-callgrind fuzz fuzz-long clean
 
 help:
-	@sed -n '3,10p' Makefile | sed 's/^# *//'
+	@sed -n '3,11p' Makefile | sed 's/^# *//'
 	@echo
 	@echo 'Parts: build, wheel, sdist, notices, py-env, qemu, test-vet, test-go, test-cross, test-build, test-py,'
-	@echo '       test-install, test-bench-py, bench-go, bench-py, clean'
+	@echo '       test-install, test-bench-py, bench-go, bench-py, bench-callgrind, clean'
 	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZTIME_LONG, FUZZ, FUZZ_JOBS,'
-	@echo '       FUZZ_KEEP, BENCH_COUNT, BENCH_TIME, BENCH (regexp), CROSS_ARCHES, CROSS_PKGS'
+	@echo '       FUZZ_KEEP, BENCH_COUNT, BENCH_TIME, BENCH (regexp), BENCH_ROWS (regexp), BENCH_PY_ARGS,'
+	@echo '       CALLGRIND_ARGS, CROSS_ARCHES, CROSS_PKGS'
 
 ## Build ###################################################################################################
 
@@ -183,8 +185,21 @@ bench: bench-go bench-py
 bench-go:
 	scripts/bench-go
 
+# BENCH_ROWS: a regexp choosing rows of the benchmark set (bench/python/rows.py) for bench-py and
+# bench-callgrind; BENCH_PY_ARGS: more flags of run_all.py (--quick, --only percall,firstcall, ...).
+# A run limited to some rows or parts writes its results to a temporary directory, not bench/results.
+BENCH_ROWS ?=
+BENCH_PY_ARGS ?=
 bench-py: build
-	$(PY) bench/python/run_all.py
+	$(PY) bench/python/run_all.py $(if $(BENCH_ROWS),--rows '$(BENCH_ROWS)') $(BENCH_PY_ARGS)
+
+# Instructions per call of each row under callgrind, isojson against orjson and msgspec, and the floors
+# of a call (scripts/bench-callgrind, bench/python/callgrind.py): steady figures on a busy machine.
+# CALLGRIND_ARGS: --libs isojson, --ops dumps, --full, --compare build/callgrind/before.json, ...
+# The whole set took 15 minutes at load average 10; one row takes a minute or two.
+CALLGRIND_ARGS ?=
+bench-callgrind: build
+	scripts/bench-callgrind $(if $(BENCH_ROWS),--rows '$(BENCH_ROWS)') $(CALLGRIND_ARGS)
 
 ## Fuzzing #################################################################################################
 
