@@ -140,7 +140,7 @@ pytest_cmd = [[ -d tests ]] || { echo "test-py: FAIL: there is no tests/ directo
   r=0; scripts/venv-test --label wheel "$(WHEEL_FILE)" -- -q tests/ || r=$$?; \
   [[ $$r != 5 ]] || echo "test-py: FAIL: pytest collected no tests (exit 5) from tests/" >&2; exit $$r
 # (Node ids under tests/, each once: tests that run pytest in a child echo its summary lines too.)
-pytest_summary = { grep -E '^(FAILED|ERROR) [^ ]*tests/' $$log | sed -E 's#^(FAILED|ERROR) [^ ]*tests/#\1 tests/#' || true; } | \
+pytest_summary = { grep -E '^(FAILED|ERROR) [^ ]*tests/' $$log | sed -E 's@^(FAILED|ERROR) [^ ]*tests/@\1 tests/@' || true; } | \
   awk '!seen[$$0]++' | head -40; \
   grep -E '^(test-py|installed-check): (FAIL|.*isojson .* imported)' $$log || true; \
   grep -E '(^| )(passed|failed|error|errors|skipped|no tests ran)( |$$)' $$log | tail -n 1 || true
