@@ -1,6 +1,7 @@
 package scalar_test
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -75,6 +76,35 @@ func BenchmarkParseText(b *testing.B) {
 				best = min(best, time.Since(start))
 			}
 			b.ReportMetric(float64(len(src))/best.Seconds()/1e6, "best-MB/s")
+		})
+	}
+}
+
+// BenchmarkParseShortStrings parses lists of 1000 short strings ("café0",
+// "café1", ...) of each script: most end within one block of the SIMD
+// kernels, so the figure is the per-string cost of the scan's set-up.
+func BenchmarkParseShortStrings(b *testing.B) {
+	for _, script := range []struct{ name, word string }{
+		{"ascii", "cafe"}, {"latin1", "café"}, {"cyrillic", "кафе"},
+		{"greek", "καφέ"}, {"cjk", "咖啡"}, {"emoji", "☕😀"},
+	} {
+		src := []byte("[")
+		for i := range 1000 {
+			if i > 0 {
+				src = append(src, ',')
+			}
+			src = fmt.Appendf(src, `"%s%d"`, script.word, i)
+		}
+		src = append(src, ']')
+		b.Run(script.name, func(b *testing.B) {
+			var t backend.Tape
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				t.Reset()
+				if err := (scalar.Parser{}).Parse(src, &t); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

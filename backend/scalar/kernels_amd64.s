@@ -24,16 +24,16 @@ TEXT ·utf8BlocksAVX2(SB), NOSPLIT, $0-41
 	XORQ AX, AX                      // k
 	XORQ R8, R8                      // cont
 	MOVL $0x22, CX
-	MOVD CX, X1
+	VMOVD CX, X1
 	VPBROADCASTB X1, Y1              // '"'
 	MOVL $0x5c, CX
-	MOVD CX, X2
+	VMOVD CX, X2
 	VPBROADCASTB X2, Y2              // '\\'
 	MOVL $0x1f, CX
-	MOVD CX, X3
+	VMOVD CX, X3
 	VPBROADCASTB X3, Y3              // last control byte
 	MOVL $0x0f, CX
-	MOVD CX, X13
+	VMOVD CX, X13
 	VPBROADCASTB X13, Y13            // low nibble mask
 	VBROADCASTI128 utf8_b1h<>(SB), Y10
 	VBROADCASTI128 utf8_b1l<>(SB), Y11
