@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -192,5 +193,38 @@ func BenchmarkWritePython(b *testing.B) {
 				loopCPU(b, int64(len(out)), func() { out = Append(out[:0], tp, nil, 0) })
 			})
 		}
+	}
+}
+
+// BenchmarkWriteItems writes lists of 20,000 items of one kind, as dumps
+// hands them over: the writer's cost per item, apart from the corpus.
+func BenchmarkWriteItems(b *testing.B) {
+	items := map[string]func(i int) string{
+		"ints":     func(i int) string { return strconv.Itoa(i) },
+		"bigints":  func(i int) string { return strconv.Itoa(i*7919*104729*1299709 - 1e15) },
+		"bools":    func(i int) string { return [2]string{"true", "null"}[i&1] },
+		"empty":    func(i int) string { return "[]" },
+		"floats":   func(i int) string { return strconv.FormatFloat(float64(i)*0.37, 'g', -1, 64) },
+		"records":  func(i int) string { return `{"id":` + strconv.Itoa(i) + `,"ok":true,"tags":[],"n":null}` },
+		"intlists": func(i int) string { return "[" + strconv.Itoa(i) + "," + strconv.Itoa(i+1) + "]" },
+	}
+	for _, name := range []string{"ints", "bigints", "bools", "empty", "floats", "records", "intlists"} {
+		parts := make([]string, 20000)
+		for i := range parts {
+			parts[i] = items[name](i)
+		}
+		src := []byte("[" + strings.Join(parts, ",") + "]")
+		tp := &backend.Tape{}
+		if err := (scalar.Parser{}).Parse(src, tp); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			out := Append(nil, tp, src, 0)
+			if !bytes.Equal(out, src) {
+				b.Fatalf("wrote %.80q..., want %.80q...", out, src)
+			}
+			b.SetBytes(int64(len(out)))
+			loopCPU(b, int64(len(out)), func() { out = Append(out[:0], tp, src, 0) })
+		})
 	}
 }
