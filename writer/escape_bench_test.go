@@ -11,6 +11,10 @@ var ucs2Texts = []struct{ name, text string }{
 	{"mixed", "元野球部マネージャー❤︎…最高の夏をありがとう…RT @KATANA77: えっそれは・・・（一同） http://t.co/PkCJAcSuYK"},
 	{"cjk", "前田あゆみ元野球部マネージャー最高の夏をありがとうえっそれは一同関西詳しいプロ"},
 	{"ascii", "Hello, 世界! A tweet with some ASCII text and a – dash, then more ASCII."},
+	// Two-byte scripts, with spaces and punctuation (ASCII) between words.
+	{"cyrillic", "Съешь же ещё этих мягких французских булок, да выпей чаю. "},
+	{"greek", "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία. "},
+	{"cyrillic-words", "Съешь_же_ещё_этих_мягких_французских_булок"},
 }
 
 func BenchmarkEscapeUCS2(b *testing.B) {
