@@ -228,3 +228,35 @@ func BenchmarkWriteItems(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWriteLongString writes one long ASCII string (1 MiB) held
+// External, as dumps hands over a str: clean (a copy), or with one escape at
+// its end (the escape kernel's scan of the whole text), and, as the floor,
+// a plain copy of the same bytes. The output buffer is kept between calls,
+// so the figures leave out the first touch of new memory.
+func BenchmarkWriteLongString(b *testing.B) {
+	const n = 1 << 20
+	text := bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog "), n/44+1)[:n]
+	escaped := append(append([]byte{}, text[:n-1]...), '\n')
+	for _, tc := range []struct {
+		name  string
+		text  []byte
+		clean bool
+	}{{"clean", text, true}, {"escaped", escaped, false}} {
+		tp := &backend.Tape{}
+		tp.Words = append(tp.Words,
+			backend.RefHeader(backend.KindString, backend.StorageExternal, backend.ClassASCII, backend.WidthUTF8, tc.clean, n),
+			uint64(uintptr(unsafe.Pointer(unsafe.SliceData(tc.text)))), n)
+		b.Run(tc.name, func(b *testing.B) {
+			out := Append(nil, tp, nil, 0)
+			b.SetBytes(int64(len(out)))
+			loopCPU(b, int64(len(out)), func() { out = Append(out[:0], tp, nil, 0) })
+			runtime.KeepAlive(tc.text)
+		})
+	}
+	b.Run("copy", func(b *testing.B) {
+		out := make([]byte, n+2)
+		b.SetBytes(n)
+		loopCPU(b, n, func() { copy(out[1:], text) })
+	})
+}
