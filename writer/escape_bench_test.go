@@ -34,3 +34,27 @@ func BenchmarkEscapeUCS2(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTranscodeLatin1 and BenchmarkEscapeUCS4 time the other
+// layouts of a Python str: Latin-1 text with accents (UCS1), and text with
+// an emoji (UCS4, mostly ASCII and BMP characters all the same).
+func BenchmarkTranscodeLatin1(b *testing.B) {
+	var s []byte
+	for _, r := range strings.Repeat("Le café crème brûlé à la française, déjà vu. ", 8) {
+		s = append(s, byte(r))
+	}
+	dst := make([]byte, 0, maxEscapeLen*len(s))
+	size := int64(len(transcodeLatin1(dst, s)))
+	b.Run("clean", func(b *testing.B) { loopCPU(b, size, func() { dst = transcodeLatin1(dst[:0], s) }) })
+	b.Run("escape", func(b *testing.B) { loopCPU(b, size, func() { dst = escapeLatin1(dst[:0], s) }) })
+}
+
+func BenchmarkEscapeUCS4(b *testing.B) {
+	var s []uint32
+	for _, r := range strings.Repeat("Good morning ☀️ — let's go 🚀🚀 über café! ", 8) {
+		s = append(s, uint32(r))
+	}
+	dst := make([]byte, 0, maxEscapeLen*len(s))
+	size := int64(len(escapeUCS4(dst, s, false)))
+	b.Run("clean", func(b *testing.B) { loopCPU(b, size, func() { dst = escapeUCS4(dst[:0], s, false) }) })
+}

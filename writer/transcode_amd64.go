@@ -93,3 +93,19 @@ func ucs2Blocks(p unsafe.Pointer, s []uint16, escape bool) (read, written int) {
 	}
 	return ucs2ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix, escape)
 }
+
+// latin1ToUTF8SSSE3 is in transcode_amd64.s.
+//
+//go:noescape
+func latin1ToUTF8SSSE3(dst, src *byte, n int, mix *ucs2MixTable) (read, written int)
+
+// latin1Blocks transcodes the leading whole blocks of 8 bytes of the
+// Latin-1 text s (no escaping) to p, and returns the bytes read and
+// written; it reads nothing when the CPU lacks SSSE3. p has room for
+// maxEscapeLen bytes a byte of s.
+func latin1Blocks(p unsafe.Pointer, s []byte) (read, written int) {
+	if !useSSSE3 || len(s) < 8 {
+		return 0, 0
+	}
+	return latin1ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix)
+}

@@ -308,3 +308,100 @@ GLOBL ucs2_shufC<>(SB), RODATA|NOPTR, $16
 DATA ucs2_shufD<>+0(SB)/8, $0x0780800680800580
 DATA ucs2_shufD<>+8(SB)/8, $0x8080808080808080
 GLOBL ucs2_shufD<>(SB), RODATA|NOPTR, $16
+
+// func latin1ToUTF8SSSE3(dst *byte, src *byte, n int, mix *ucs2MixTable) (read, written int)
+//
+// Transcodes the Latin-1 (UCS1) text src to UTF-8 in blocks of 8 bytes
+// while at least 8 are left, and returns the bytes read and written. Each
+// block is widened to 8 UCS2 units, all of them ASCII or 2-byte characters,
+// and written as ucs2ToUTF8SSSE3 writes those: 8 bytes for all ASCII, 16
+// for none, else each half compressed with mix.masks2. No escaping (the
+// caller's text is Clean). The output is at most 2 bytes a byte read; the
+// stores reach at most 16 bytes past it, within the 6 bytes a unit
+// (maxEscapeLen) the caller has reserved.
+TEXT ·latin1ToUTF8SSSE3(SB), NOSPLIT, $0-48
+	MOVQ  dst+0(FP), DI
+	MOVQ  src+8(FP), SI
+	MOVQ  n+16(FP), CX
+	MOVQ  mix+24(FP), R10
+	MOVQ  DI, R8
+	MOVQ  SI, R9
+	PXOR  X7, X7
+	MOVOU ucs2_ff80<>(SB), X8
+	MOVOU ucs2_00c0<>(SB), X11
+	MOVOU ucs2_003f<>(SB), X12
+	MOVOU ucs2_0080<>(SB), X13
+
+l1loop:
+	CMPQ      CX, $8
+	JLT       l1done
+	MOVQ      (SI), X0
+	PUNPCKLBW X7, X0
+	MOVO      X0, X1
+	PAND      X8, X1
+	PCMPEQW   X7, X1          // X1: the ASCII units
+	PMOVMSKB  X1, AX
+	CMPL      AX, $0xffff
+	JNE       l1two
+	PACKUSWB  X0, X0
+	MOVQ      X0, (DI)
+	ADDQ      $8, SI
+	ADDQ      $8, DI
+	SUBQ      $8, CX
+	JMP       l1loop
+
+l1two:
+	// Each unit's two bytes in its lane: 0xc0|c>>6, 0x80|c&0x3f.
+	MOVO     X0, X3
+	PSRLW    $6, X3
+	POR      X11, X3
+	MOVO     X0, X4
+	PAND     X12, X4
+	POR      X13, X4
+	PSLLW    $8, X4
+	POR      X4, X3
+	TESTL    AX, AX
+	JNZ      l1mixed
+	MOVOU    X3, (DI)
+	ADDQ     $8, SI
+	ADDQ     $16, DI
+	SUBQ     $8, CX
+	JMP      l1loop
+
+l1mixed:
+	MOVO     X1, X4
+	PANDN    X3, X4
+	MOVO     X0, X5
+	PAND     X1, X5
+	POR      X5, X4
+	PACKSSWB X1, X1
+	PMOVMSKB X1, AX
+	MOVQ     AX, BX
+	ANDQ     $15, BX
+	MOVQ     BX, DX
+	SHLQ     $4, DX
+	MOVO     X4, X2
+	MOVOU    1040(R10)(DX*1), X5
+	PSHUFB   X5, X2
+	MOVOU    X2, (DI)
+	MOVBQZX  1552(R10)(BX*1), BX
+	ADDQ     BX, DI
+	SHRQ     $4, AX
+	ANDQ     $15, AX
+	MOVQ     AX, DX
+	SHLQ     $4, DX
+	MOVOU    1296(R10)(DX*1), X5
+	PSHUFB   X5, X4
+	MOVOU    X4, (DI)
+	MOVBQZX  1552(R10)(AX*1), AX
+	ADDQ     AX, DI
+	ADDQ     $8, SI
+	SUBQ     $8, CX
+	JMP      l1loop
+
+l1done:
+	SUBQ R9, SI
+	SUBQ R8, DI
+	MOVQ SI, read+32(FP)
+	MOVQ DI, written+40(FP)
+	RET
