@@ -31,6 +31,7 @@ const leafRunRoom = 4096
 func (e *encoder) leafRun(buf []byte, i, top int) ([]byte, int) {
 	words := e.words
 	end := min(top>>1, len(words))
+	k := backend.Kind(words[i] >> backend.KindShift) // the leaf at i's kind
 	for {
 		if cap(buf)-len(buf) < leafRoom {
 			buf = e.room(buf, leafRunRoom)
@@ -40,8 +41,6 @@ func (e *encoder) leafRun(buf []byte, i, top int) ([]byte, int) {
 		base := unsafe.Pointer(unsafe.SliceData(buf))
 		d, lim := len(buf), cap(buf)-leafRoom
 		for d <= lim {
-			h := words[i]
-			k := backend.Kind(h >> backend.KindShift)
 			switch {
 			case uint(k-backend.KindNull) < 3: // null, false, true
 				lit := &literals[k-backend.KindNull]
@@ -63,7 +62,10 @@ func (e *encoder) leafRun(buf []byte, i, top int) ([]byte, int) {
 				d += 2
 				i += backend.ContainerWords
 			}
-			if i >= end || !isLeaf(words, i) {
+			if i >= end {
+				return buf[:d], i
+			}
+			if k = backend.Kind(words[i] >> backend.KindShift); !isLeaf(k, words, i) {
 				return buf[:d], i
 			}
 			*(*byte)(unsafe.Add(base, d)) = ','
@@ -74,24 +76,27 @@ func (e *encoder) leafRun(buf []byte, i, top int) ([]byte, int) {
 	call:
 		// An int of 9 digits or more, or negative (the room is there).
 		buf = buf[:d]
-		if backend.Kind(words[i]>>backend.KindShift) == backend.KindInt {
+		if k == backend.KindInt {
 			buf = appendInt(buf, int64(words[i+1]))
 		} else {
 			buf = appendUint(buf, words[i+1])
 		}
 		i += backend.NumberWords
-		if i >= end || !isLeaf(words, i) {
+		if i >= end {
+			return buf, i
+		}
+		if k = backend.Kind(words[i] >> backend.KindShift); !isLeaf(k, words, i) {
 			return buf, i
 		}
 		buf = append(buf, ',')
 	}
 }
 
-// isLeaf reports whether the entry at i is one that leafRun writes.
-func isLeaf(words []uint64, i int) bool {
-	k := backend.Kind(words[i] >> backend.KindShift)
+// isLeaf reports whether the entry at i, of kind k, is one that leafRun
+// writes. (Array and Object are adjacent kinds: one unsigned compare.)
+func isLeaf(k backend.Kind, words []uint64, i int) bool {
 	if uint(k-backend.KindNull) <= uint(backend.KindUint-backend.KindNull) {
 		return true
 	}
-	return (k == backend.KindArray || k == backend.KindObject) && int(words[i+1]) <= i+backend.ContainerWords
+	return uint(k-backend.KindArray) <= 1 && int(words[i+1]) <= i+backend.ContainerWords
 }
