@@ -282,6 +282,10 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			}
 			i += backend.RefWords
 		case backend.KindInt:
+			if top&1 == 0 { // in an array: the run of leaves from here (leafRun)
+				buf, i = e.leafRun(buf, i, top)
+				break
+			}
 			if v := int64(e.words[i+1]); v >= 0 {
 				buf = appendUint(buf, uint64(v)) // one call, not two
 			} else {
@@ -291,9 +295,17 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 		case backend.KindFloat:
 			buf, i = e.floatRun(buf, i, top)
 		case backend.KindUint:
+			if top&1 == 0 { // in an array: the run of leaves from here (leafRun)
+				buf, i = e.leafRun(buf, i, top)
+				break
+			}
 			buf = appendUint(buf, e.words[i+1])
 			i += backend.NumberWords
 		case backend.KindNull, backend.KindTrue, backend.KindFalse:
+			if top&1 == 0 { // in an array: the run of leaves from here (leafRun)
+				buf, i = e.leafRun(buf, i, top)
+				break
+			}
 			// Stored as one word (the room is there).
 			l := len(buf)
 			lit := &literals[k-backend.KindNull]
@@ -307,6 +319,10 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			isObj := int(k - backend.KindArray) // 1 for an object
 			open := byte('[' + 0x20*isObj)      // '{' is '[' + 0x20
 			if inner <= i {
+				if top&1 == 0 { // in an array: the run of leaves from here
+					buf, i = e.leafRun(buf, i-backend.ContainerWords, top)
+					break
+				}
 				// Empty ('[' + 2 is ']', '{' + 2 is '}').
 				buf = buf[:l+2]
 				buf[l], buf[l+1] = open, open+2
