@@ -5,6 +5,8 @@ from typing import Any
 __version__: str
 backend: str
 backends: tuple[str, ...]
+writer: str
+writers: tuple[str, ...]
 
 def dumps(
     __obj: Any,
