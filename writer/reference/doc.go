@@ -11,12 +11,13 @@
 // while the fast writer is compiled in. The build tag isojson_noreference
 // leaves it out.
 //
-// The pipeline: the value at the tape's root is written recursively into a
-// fresh Go slice (value.go), then appended to the caller's output in one
-// growth (writer.go). Its parts:
+// The pipeline: the value at the tape's root is written recursively
+// (value.go), straight into the caller's output, which grows only through its
+// Allocator (sink.go), as the fast writer's does. Its parts:
 //
-//	writer.go    Writer and the growth of the caller's output
+//	writer.go    Writer
 //	register.go  the registration (left out by the tag isojson_noreference)
+//	sink.go      the output: a room check before every append
 //	value.go     the walk: literals, integers, containers, indentation, members
 //	sort.go      OPT_SORT_KEYS: members ordered by their keys' UTF-8 bytes
 //	text.go      strings, keys, Raw, Plain, BigInt: code units to UTF-8, escaping

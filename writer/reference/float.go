@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// appendFloat appends f as orjson writes a float: NaN and ±Inf as null (as
+// formatFloat returns f as orjson writes a float: NaN and ±Inf as null (as
 // orjson does), zeros as 0.0 and -0.0, and otherwise the shortest digits
 // that read back as f, laid out by where the decimal point falls.
 //
@@ -22,18 +22,19 @@ import (
 // The digits are strconv's shortest round-trip digits ('e' format, precision
 // -1): the fewest that parse back to f, the closest to f among those, which
 // is what orjson's formatter produces too.
-func appendFloat(dst []byte, f float64) []byte {
+func formatFloat(f float64) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(dst, "null"...)
+		return "null"
 	}
 	if f == 0 {
 		if math.Signbit(f) {
-			return append(dst, "-0.0"...)
+			return "-0.0"
 		}
-		return append(dst, "0.0"...)
+		return "0.0"
 	}
+	sign := ""
 	if f < 0 {
-		dst = append(dst, '-')
+		sign = "-"
 		f = -f
 	}
 	// "d.ddde±XX": the digits around the point, and the exponent of the
@@ -48,27 +49,20 @@ func appendFloat(dst []byte, f float64) []byte {
 	n, kk := len(digits), x+1
 	switch {
 	case n <= kk && kk <= 16:
-		dst = append(dst, digits...)
-		dst = append(dst, strings.Repeat("0", kk-n)...)
-		return append(dst, ".0"...)
+		return sign + digits + strings.Repeat("0", kk-n) + ".0"
 	case 0 < kk && kk <= 16:
-		dst = append(dst, digits[:kk]...)
-		dst = append(dst, '.')
-		return append(dst, digits[kk:]...)
+		return sign + digits[:kk] + "." + digits[kk:]
 	case -5 < kk && kk <= 0:
-		dst = append(dst, "0."...)
-		dst = append(dst, strings.Repeat("0", -kk)...)
-		return append(dst, digits...)
+		return sign + "0." + strings.Repeat("0", -kk) + digits
 	default:
-		dst = append(dst, digits[0])
+		mantissa := digits[:1]
 		if n > 1 {
-			dst = append(dst, '.')
-			dst = append(dst, digits[1:]...)
+			mantissa += "." + digits[1:]
 		}
-		dst = append(dst, 'e')
+		exponent := strconv.Itoa(kk - 1)
 		if kk-1 >= 0 {
-			dst = append(dst, '+')
+			exponent = "+" + exponent
 		}
-		return strconv.AppendInt(dst, int64(kk-1), 10)
+		return sign + mantissa + "e" + exponent
 	}
 }

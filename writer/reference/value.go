@@ -7,12 +7,12 @@ import (
 	"github.com/isojson/isojson/backend"
 )
 
-// walk is one Write: the tape, its input, the options and the text so far.
+// walk is one Write: the tape, its input, the options and the output.
 type walk struct {
 	t     *backend.Tape
 	input []byte
 	flags backend.WriteFlags
-	buf   []byte
+	out   sink
 }
 
 func (w *walk) indented() bool { return w.flags&backend.WriteIndent2 != 0 }
@@ -23,17 +23,17 @@ func (w *walk) value(i, depth int) int {
 	t := w.t
 	switch k := t.Kind(i); k {
 	case backend.KindNull:
-		w.buf = append(w.buf, "null"...)
+		w.out.string("null")
 	case backend.KindFalse:
-		w.buf = append(w.buf, "false"...)
+		w.out.string("false")
 	case backend.KindTrue:
-		w.buf = append(w.buf, "true"...)
+		w.out.string("true")
 	case backend.KindInt:
-		w.buf = strconv.AppendInt(w.buf, t.Int(i), 10)
+		w.out.string(strconv.FormatInt(t.Int(i), 10))
 	case backend.KindUint:
-		w.buf = strconv.AppendUint(w.buf, t.Uint(i), 10)
+		w.out.string(strconv.FormatUint(t.Uint(i), 10))
 	case backend.KindFloat:
-		w.buf = appendFloat(w.buf, t.Float(i))
+		w.out.string(formatFloat(t.Float(i)))
 	case backend.KindArray:
 		w.array(i, depth)
 	case backend.KindObject:
@@ -52,19 +52,19 @@ func (w *walk) array(i, depth int) {
 	end := w.t.End(i)
 	first := i + backend.ContainerWords
 	if first >= end {
-		w.buf = append(w.buf, "[]"...)
+		w.out.string("[]")
 		return
 	}
-	w.buf = append(w.buf, '[')
+	w.out.byte('[')
 	for j := first; j < end; {
 		if j != first {
-			w.buf = append(w.buf, ',')
+			w.out.byte(',')
 		}
 		w.newline(depth + 1)
 		j = w.value(j, depth+1)
 	}
 	w.newline(depth)
-	w.buf = append(w.buf, ']')
+	w.out.byte(']')
 }
 
 // object writes the Object at i: "{}" when empty, else its members, in tape
@@ -72,28 +72,28 @@ func (w *walk) array(i, depth int) {
 func (w *walk) object(i, depth int) {
 	end := w.t.End(i)
 	if i+backend.ContainerWords >= end {
-		w.buf = append(w.buf, "{}"...)
+		w.out.string("{}")
 		return
 	}
 	keys := w.memberKeys(i)
 	if w.flags&backend.WriteSortKeys != 0 {
 		w.sortKeys(keys)
 	}
-	w.buf = append(w.buf, '{')
+	w.out.byte('{')
 	for n, key := range keys {
 		if n > 0 {
-			w.buf = append(w.buf, ',')
+			w.out.byte(',')
 		}
 		w.newline(depth + 1)
 		w.key(key)
-		w.buf = append(w.buf, ':')
+		w.out.byte(':')
 		if w.indented() {
-			w.buf = append(w.buf, ' ')
+			w.out.byte(' ')
 		}
 		w.value(w.t.Next(key), depth+1)
 	}
 	w.newline(depth)
-	w.buf = append(w.buf, '}')
+	w.out.byte('}')
 }
 
 // memberKeys returns the tape indexes of the keys of the Object at i, in tape
@@ -112,8 +112,8 @@ func (w *walk) newline(depth int) {
 	if !w.indented() {
 		return
 	}
-	w.buf = append(w.buf, '\n')
+	w.out.byte('\n')
 	for range depth {
-		w.buf = append(w.buf, "  "...)
+		w.out.string("  ")
 	}
 }
