@@ -15,8 +15,9 @@ func init() {
 const Name = "fast"
 
 // rank places the fast writer before the reference writer (1000): it writes
-// the corpus documents 4-13 times faster (bench/results/go-bench.md,
-// BenchmarkWrite).
+// the corpus documents with 7 to 15 times fewer instructions (callgrind of
+// BenchmarkWrite: twitter 2.75M against 33.1M, citm_catalog 6.17M against
+// 40.8M, canada 30.4M against 271M, github 0.255M against 3.80M).
 const rank = 100
 
 // Fast is this package's writer as a backend.Writer. The zero value is ready
