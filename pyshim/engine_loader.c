@@ -305,8 +305,9 @@ static const isojson_engine_api *load_engine(char *why, size_t whylen)
         snprintf(why, whylen, "ISOJSON_BACKEND: %s", err.msg);
         /* The engine itself is usable; isojson_backend_index reports this. */
     }
-    /* So is the writer's, told to the engine, whose writes then use it (or
-     * fail, saying why, when ISOJSON_WRITER names no usable writer). */
+    /* The writer is chosen once too, and told to the engine, whose writes
+     * then use it (or fail, saying why, when ISOJSON_WRITER names no usable
+     * writer; isojson_writer_index reports it as ValueError). */
     isojson_error werr = {0};
     int widx = api->writer(getenv("ISOJSON_WRITER"), &werr);
     char wwhy[sizeof werr.msg + 32];
