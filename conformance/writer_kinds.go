@@ -104,12 +104,12 @@ var kindCases = []kindCase{
 			b.text(backend.KindRaw, `"é"`, ucs1)
 		})
 	}, compact: `{"a":{"x":[1, 2]},"b":1.5,"c":"é"}`, indented: "{\n  \"a\": {\"x\":[1, 2]},\n  \"b\": 1.5,\n  \"c\": \"é\"\n}"},
-	{name: "plain", build: func(b *tapeBuilder) {
+	{name: "clean strings as dumps writes datetimes and UUIDs", build: func(b *tapeBuilder) {
 		b.container(backend.KindArray, 4, func() {
-			b.text(backend.KindPlain, "2026-12-02T00:00:00+00:00", utf8Arena)
-			b.text(backend.KindPlain, "01234567-89ab-cdef-0123-456789abcdef", utf8External)
-			b.text(backend.KindPlain, "café", ucs1)
-			b.text(backend.KindPlain, "12:00 ☀", ucs4)
+			b.text(backend.KindString, "2026-12-02T00:00:00+00:00", Layout{"utf8 arena clean", backend.StorageArena, backend.WidthUTF8, true})
+			b.text(backend.KindString, "01234567-89ab-cdef-0123-456789abcdef", Layout{"utf8 external clean", backend.StorageExternal, backend.WidthUTF8, true})
+			b.text(backend.KindString, "café", Layout{"ucs1 clean", backend.StorageExternal, backend.WidthUCS1, true})
+			b.text(backend.KindString, "12:00 ☀", Layout{"ucs4 clean", backend.StorageExternal, backend.WidthUCS4, true})
 		})
 	}, compact: `["2026-12-02T00:00:00+00:00","01234567-89ab-cdef-0123-456789abcdef","café","12:00 ☀"]`},
 	{name: "strings in every layout", build: func(b *tapeBuilder) {
@@ -159,7 +159,7 @@ var kindCases = []kindCase{
 	}, compact: `{"x":{},"y":[{"c":2,"d":1},0]}`, indented: "{\n  \"x\": {},\n  \"y\": [\n    {\n      \"c\": 2,\n      \"d\": 1\n    },\n    0\n  ]\n}"},
 	{name: "keys of other text kinds", build: func(b *tapeBuilder) {
 		b.container(backend.KindObject, 2, func() {
-			b.text(backend.KindPlain, "2026-12-02", utf8Arena)
+			b.text(backend.KindRaw, `"2026-12-02"`, utf8Arena)
 			b.scalar(backend.KindNull)
 			b.text(backend.KindString, "k\"", ucs2)
 			b.container(backend.KindArray, 0, func() {})

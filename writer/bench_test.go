@@ -96,7 +96,7 @@ func BenchmarkWriteUCS2(b *testing.B) {
 }
 
 // pythonTape rewrites the String entries of a corpus tape the way the
-// extension's dumps hands them over (pyshim/dumps_str.c): every string
+// extension's dumps hands them over (pyshim/dumps/dumps_str.c): every string
 // points into memory the tape does not own; ASCII text as UTF-8, other text
 // in CPython's own 1-, 2- or 4-byte layout (a str that orjson.loads made
 // has no cached UTF-8), or, when cachedUTF8, as UTF-8 (a str that

@@ -62,7 +62,7 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 		}
 	} else {
 		// Sorted here only for Go callers: the extension sorts in C
-		// (pyshim/dumps_sort.c) and clears SortKeys.
+		// (pyshim/dumps/dumps_sort.c) and clears SortKeys.
 		e.indent = flags&Indent2 != 0
 		e.sort = flags&SortKeys != 0
 		e.general(0, 0)
@@ -334,7 +334,7 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 				buf = e.textTo(buf, k, i)
 			}
 			i += backend.RefWords
-		case backend.KindBigInt, backend.KindPlain:
+		case backend.KindBigInt:
 			buf = e.textTo(buf, k, i)
 			i += backend.RefWords
 		default:
@@ -488,7 +488,7 @@ func (e *encoder) textAddr(h uint64, i, n int) unsafe.Pointer {
 func (e *encoder) key(i int) int {
 	k := backend.Kind(e.words[i] >> backend.KindShift)
 	switch k {
-	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+	case backend.KindString, backend.KindBigInt, backend.KindRaw:
 		e.text(k, i)
 		return i + backend.RefWords
 	}
@@ -522,7 +522,7 @@ func (e *encoder) general(i, depth int) int {
 	h := e.words[i]
 	k := backend.Kind(h >> backend.KindShift)
 	switch k {
-	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+	case backend.KindString, backend.KindBigInt, backend.KindRaw:
 		e.text(k, i)
 		return i + backend.RefWords
 	case backend.KindArray:

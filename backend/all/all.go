@@ -2,7 +2,7 @@
 // importing their packages (each registers itself in its init where its
 // build tags and GOARCH allow). It is the one list: api, the engine
 // (pyshim/engine), the benchmarks and the differential fuzz import it, and
-// list_test.go checks that the README and the Python tests name the same
+// list_test.go checks that the README, docs/internals.md and the Python tests name the same
 // backends.
 //
 // Parsers (backend.Names):

@@ -14,8 +14,9 @@ import (
 )
 
 // The Go registry is the one list of backends. The places that name them
-// for users and for the Python tests are checked against it here, so that a
-// backend added, removed or re-ranked in Go and not there fails this test.
+// for users (README.md, docs/internals.md) and for the Python tests are
+// checked against it here, so that a backend added, removed or re-ranked in
+// Go and not there fails this test.
 
 func repoFile(t *testing.T, parts ...string) string {
 	t.Helper()
@@ -41,13 +42,13 @@ func pythonTuple(t *testing.T, src, name string) []string {
 	return out
 }
 
-// section returns the README's section under the heading title, up to the
-// next heading of the same level.
+// section returns the section of a Markdown text under the heading title,
+// up to the next heading of the same level.
 func section(t *testing.T, readme, title string) string {
 	t.Helper()
 	i := strings.Index(readme, "\n## "+title+"\n")
 	if i < 0 {
-		t.Fatalf("README.md has no section %q", title)
+		t.Fatalf("no section %q", title)
 	}
 	rest := readme[i+1:]
 	if j := strings.Index(rest[3:], "\n## "); j >= 0 {
@@ -70,42 +71,49 @@ func TestPythonTestsListTheRegistry(t *testing.T) {
 	}
 }
 
-func TestReadmeNamesTheRegistry(t *testing.T) {
+// docs/internals.md's Backends section is where the backends are described.
+func TestDocsNameTheRegistry(t *testing.T) {
+	s := section(t, repoFile(t, "docs", "internals.md"), "Backends")
 	readme := repoFile(t, "README.md")
-	s := section(t, readme, "Backends")
 	for _, name := range backend.Names() {
 		if !strings.Contains(s, "`"+name+"`") {
-			t.Errorf("README.md's Backends section does not name the parser `%s`", name)
+			t.Errorf("docs/internals.md's Backends section does not name the parser `%s`", name)
+		}
+		if !strings.Contains(readme, "`"+name+"`") {
+			t.Errorf("README.md does not name the parser `%s`", name)
 		}
 		if name != "scalar" && !strings.Contains(s, "`isojson_no"+name+"`") {
-			t.Errorf("README.md's Backends section does not name the build tag `isojson_no%s`", name)
+			t.Errorf("docs/internals.md's Backends section does not name the build tag `isojson_no%s`", name)
 		}
 	}
 	for _, name := range backend.WriterNames() {
 		if !strings.Contains(s, "`"+name+"`") {
-			t.Errorf("README.md's Backends section does not name the writer `%s`", name)
+			t.Errorf("docs/internals.md's Backends section does not name the writer `%s`", name)
+		}
+		if !strings.Contains(readme, "`"+name+"`") {
+			t.Errorf("README.md does not name the writer `%s`", name)
 		}
 	}
-	// The ranks as the README states them, "`name` (rank)", in rank order.
+	// The ranks as the section states them, "`name` (rank)", in rank order.
 	var parsers, writers []string
 	for _, q := range regexp.MustCompile("`([a-z]+)`\\s+\\((\\d+)\\)").FindAllStringSubmatch(s, -1) {
 		if b, err := backend.Lookup(q[1]); err == nil {
 			parsers = append(parsers, q[1])
 			if strconv.Itoa(b.Rank) != q[2] {
-				t.Errorf("README.md gives `%s` rank %s, its registration %d", q[1], q[2], b.Rank)
+				t.Errorf("docs/internals.md gives `%s` rank %s, its registration %d", q[1], q[2], b.Rank)
 			}
 		} else if w, err := backend.LookupWriter(q[1]); err == nil {
 			writers = append(writers, q[1])
 			if strconv.Itoa(w.Rank) != q[2] {
-				t.Errorf("README.md gives the writer `%s` rank %s, its registration %d", q[1], q[2], w.Rank)
+				t.Errorf("docs/internals.md gives the writer `%s` rank %s, its registration %d", q[1], q[2], w.Rank)
 			}
 		}
 	}
 	if runtime.GOARCH == "amd64" && !slices.Equal(parsers, backend.Names()) {
-		t.Errorf("README.md states the parsers' ranks in the order %q, the registry has %q", parsers, backend.Names())
+		t.Errorf("docs/internals.md states the parsers' ranks in the order %q, the registry has %q", parsers, backend.Names())
 	}
 	if !slices.Equal(writers, backend.WriterNames()) {
-		t.Errorf("README.md states the writers' ranks in the order %q, the registry has %q", writers, backend.WriterNames())
+		t.Errorf("docs/internals.md states the writers' ranks in the order %q, the registry has %q", writers, backend.WriterNames())
 	}
 }
 

@@ -10,7 +10,7 @@
 // writer/reference does, byte for byte, under every option set: the tapes of
 // mutated documents, and the same documents with their texts moved into
 // every layout dumps produces (External UTF-8, CPython's 1-, 2- and 4-byte
-// strings, Plain, Raw).
+// strings, Raw).
 //
 // The fuzz targets are driven by mutated documents; the tests run the same
 // comparisons over the repository's test data.

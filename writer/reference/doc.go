@@ -20,6 +20,6 @@
 //	sink.go      the output: a room check before every append
 //	value.go     the walk: literals, integers, containers, indentation, members
 //	sort.go      OPT_SORT_KEYS: members ordered by their keys' UTF-8 bytes
-//	text.go      strings, keys, Raw, Plain, BigInt: code units to UTF-8, escaping
+//	text.go      strings, keys, Raw, BigInt: code units to UTF-8, escaping
 //	float.go     floats: strconv's shortest round-trip digits, laid out as orjson
 package reference

@@ -11,18 +11,13 @@ import (
 )
 
 // text writes the ref entry at i by its kind: a String quoted and escaped, a
-// Plain (a preformatted datetime, UUID...) quoted as it is, a Raw (a Fragment)
-// as it is, a BigInt's digits as they are or, with WriteBigIntAsFloat, as
-// the nearest float64.
+// Raw (a Fragment, a preformatted number) as it is, a BigInt's digits as they
+// are or, with WriteBigIntAsFloat, as the nearest float64.
 func (w *walk) text(i int) {
 	switch k := w.t.Kind(i); k {
 	case backend.KindString:
 		w.out.byte('"')
 		w.each(i, w.escaped)
-		w.out.byte('"')
-	case backend.KindPlain:
-		w.out.byte('"')
-		w.each(i, w.out.bytes)
 		w.out.byte('"')
 	case backend.KindRaw:
 		w.each(i, w.out.bytes)
@@ -44,7 +39,7 @@ func (w *walk) text(i int) {
 // written as its kind says.
 func (w *walk) key(i int) {
 	switch w.t.Kind(i) {
-	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+	case backend.KindString, backend.KindBigInt, backend.KindRaw:
 		w.text(i)
 	default:
 		panic(fmt.Sprintf("reference writer: object key at tape word %d is a %v, not text", i, w.t.Kind(i)))

@@ -38,7 +38,7 @@ func (w *walk) value(i, depth int) int {
 		w.array(i, depth)
 	case backend.KindObject:
 		w.object(i, depth)
-	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+	case backend.KindString, backend.KindBigInt, backend.KindRaw:
 		w.text(i)
 	default:
 		panic(fmt.Sprintf("reference writer: tape word %d has no valid kind (%#x)", i, t.Words[i]))
