@@ -268,11 +268,11 @@ func TestSetBackendFromEnv(t *testing.T) {
 func TestWriters(t *testing.T) {
 	defer SetWriter("")
 	names := Writers()
-	if len(names) < 2 || Writer() != names[0] || names[0] != "fast" {
+	if len(names) == 0 || Writer() != names[0] || names[0] != "fast" {
 		t.Fatalf("Writers() = %v, Writer() = %q", names, Writer())
 	}
-	if err := SetWriter("no-such-writer"); err == nil || !strings.Contains(err.Error(), "reference") || !strings.Contains(err.Error(), "fast") {
-		t.Errorf("SetWriter(unknown) = %v, want an error naming the choices", err)
+	if err := SetWriter("no-such-writer"); err == nil || !strings.Contains(err.Error(), strings.Join(names, ", ")) {
+		t.Errorf("SetWriter(unknown) = %v, want an error naming the choices %q", err, names)
 	}
 	src := []byte(`{"b":[1,2.5,1e16,"x\n"],"a":{"é":-0.0,"big":123456789012345678901234567890}}`)
 	v := map[string]any{"b": []any{1, 2.5, 1e16, "x\n"}, "a": map[string]any{"é": math.Copysign(0, -1)}}
@@ -299,9 +299,10 @@ func TestWriters(t *testing.T) {
 			}
 		}
 	}
-	t.Setenv(EnvWriter, "reference")
-	if err := SetWriterFromEnv(); err != nil || Writer() != "reference" {
-		t.Errorf("%s=reference: %v, Writer() = %q", EnvWriter, err, Writer())
+	last := names[len(names)-1]
+	t.Setenv(EnvWriter, last)
+	if err := SetWriterFromEnv(); err != nil || Writer() != last {
+		t.Errorf("%s=%s: %v, Writer() = %q", EnvWriter, last, err, Writer())
 	}
 	if err := SetWriter(""); err != nil || Writer() != names[0] {
 		t.Errorf("SetWriter(\"\") = %v, Writer() = %q", err, Writer())

@@ -1,3 +1,7 @@
+//go:build !isojson_nosimdjson && !isojson_nosonic && !isojson_nofastjson && !isojson_noreference
+
+// The lists checked here are those of a default build.
+
 package all
 
 import (
