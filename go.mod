@@ -6,6 +6,7 @@ require (
 	github.com/bytedance/sonic v1.15.5
 	github.com/klauspost/cpuid/v2 v2.2.9
 	github.com/minio/simdjson-go v0.4.5
+	github.com/valyala/fastjson v1.6.10
 )
 
 require (

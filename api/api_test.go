@@ -262,3 +262,49 @@ func TestSetBackendFromEnv(t *testing.T) {
 		t.Fatalf("empty %s: err %v, backend %s, want the default %s", EnvBackend, err, Backend(), Backends()[0])
 	}
 }
+
+// Every writer gives the same bytes through Reformat and Marshal; an unknown
+// name is an error naming the choices; "" restores the default.
+func TestWriters(t *testing.T) {
+	defer SetWriter("")
+	names := Writers()
+	if len(names) == 0 || Writer() != names[0] || names[0] != "fast" {
+		t.Fatalf("Writers() = %v, Writer() = %q", names, Writer())
+	}
+	if err := SetWriter("no-such-writer"); err == nil || !strings.Contains(err.Error(), strings.Join(names, ", ")) {
+		t.Errorf("SetWriter(unknown) = %v, want an error naming the choices %q", err, names)
+	}
+	src := []byte(`{"b":[1,2.5,1e16,"x\n"],"a":{"é":-0.0,"big":123456789012345678901234567890}}`)
+	v := map[string]any{"b": []any{1, 2.5, 1e16, "x\n"}, "a": map[string]any{"é": math.Copysign(0, -1)}}
+	var want [][]byte
+	for _, name := range names {
+		if err := SetWriter(name); err != nil || Writer() != name {
+			t.Fatalf("SetWriter(%q) = %v, Writer() = %q", name, err, Writer())
+		}
+		var got [][]byte
+		for _, opt := range allOptions {
+			r, err := Reformat(src, opt)
+			m, err2 := Marshal(v, opt)
+			if err != nil || err2 != nil {
+				t.Fatalf("writer %s: %v %v", name, err, err2)
+			}
+			got = append(got, r, m)
+		}
+		if want == nil {
+			want = got
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Errorf("writer %s, case %d: %q, %s gave %q", name, i, got[i], names[0], want[i])
+			}
+		}
+	}
+	last := names[len(names)-1]
+	t.Setenv(EnvWriter, last)
+	if err := SetWriterFromEnv(); err != nil || Writer() != last {
+		t.Errorf("%s=%s: %v, Writer() = %q", EnvWriter, last, err, Writer())
+	}
+	if err := SetWriter(""); err != nil || Writer() != names[0] {
+		t.Errorf("SetWriter(\"\") = %v, Writer() = %q", err, Writer())
+	}
+}

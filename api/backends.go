@@ -5,9 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/isojson/isojson/backend"
-	_ "github.com/isojson/isojson/backend/scalar"   // the portable parser, always available
-	_ "github.com/isojson/isojson/backend/simdjson" // registers itself where its build tags and CPU allow
-	_ "github.com/isojson/isojson/backend/sonic"    // likewise
+	_ "github.com/isojson/isojson/backend/all" // every parser and writer, where its build tags allow
 )
 
 // EnvBackend is the environment variable that chooses the backend of the

@@ -11,7 +11,6 @@ import (
 	"unsafe"
 
 	"github.com/isojson/isojson/backend"
-	"github.com/isojson/isojson/writer"
 )
 
 // maxMarshalDepth is orjson.dumps's nesting limit: 254 levels of containers
@@ -39,7 +38,7 @@ func Marshal(v any, opt Option) ([]byte, error) {
 	if err := appendGo(t, v, 0); err != nil {
 		return nil, err
 	}
-	out := writer.Append(nil, t, nil, writerFlags(opt))
+	out := appendJSON(nil, t, nil, writerFlags(opt))
 	// The tape's strings point into v's strings (External refs).
 	runtime.KeepAlive(v)
 	return out, nil

@@ -6,12 +6,11 @@ import (
 	"sync"
 
 	"github.com/isojson/isojson/backend"
-	"github.com/isojson/isojson/writer"
 )
 
 // writerFlags keeps the option bits the writer acts on.
-func writerFlags(opt Option) writer.Flags {
-	return writer.Flags(opt & (OptIndent2 | OptSortKeys | OptAppendNewline))
+func writerFlags(opt Option) backend.WriteFlags {
+	return backend.WriteFlags(opt & (OptIndent2 | OptSortKeys | OptAppendNewline))
 }
 
 // Reformat returns src rewritten as orjson.dumps(orjson.loads(src),
@@ -27,14 +26,14 @@ func Reformat(src []byte, opt Option) ([]byte, error) {
 	if err := Parse(src, t); err != nil {
 		return nil, err
 	}
-	flags := writerFlags(opt) | writer.BigIntAsFloat
+	flags := writerFlags(opt) | backend.WriteBigIntAsFloat
 	d := deduperPool.Get().(*deduper)
 	defer d.release()
 	d.t, d.input = t, src
 	if d.any() {
-		return writer.Append(nil, d.unique(), src, flags), nil
+		return appendJSON(nil, d.unique(), src, flags), nil
 	}
-	return writer.Append(make([]byte, 0, len(src)+len(src)/8+16), t, src, flags), nil
+	return appendJSON(make([]byte, 0, len(src)+len(src)/8+16), t, src, flags), nil
 }
 
 // deduper finds and removes repeated object keys, which a Python dict

@@ -1,5 +1,5 @@
-// Package conformance is the gate every isojson parser backend passes: its
-// tests call Run(t, parser), which checks the parser against JSONTestSuite,
+// Package conformance holds the gates isojson's backends pass. Every parser
+// backend's tests call Run(t, parser), which checks the parser against JSONTestSuite,
 // the roundtrip and transform corpora, orjson 3.13's error messages and
 // offsets (testdata/orjson/errors.json), number and UTF-8 edge cases, depth
 // limits and seeded random documents written back by package writer.
@@ -18,4 +18,18 @@
 //	edge.go       numbers, strings, invalid UTF-8, depth; the table of
 //	              orjson errors isojson does not reproduce (errorExceptions)
 //	testdata.go   locating the repository's testdata
+//
+// Every writer backend's tests call RunWriter(t, writer), which checks the
+// writer against orjson's golden vectors (testdata/golden: 327,497 floats,
+// strings in every layout a tape holds them, documents under every option
+// set), hand-written expectations for every tape kind, depth, round trips of
+// the corpus and random documents, output growth and concurrency
+// (docs/writer-backends.md):
+//
+//	writer_run.go    RunWriter and its corpus-driven parts, Write
+//	writer_kinds.go  hand-built tapes of every kind with orjson's text
+//	layouts.go       Layouts and TextStore: a text in every storage and width
+//	sorted.go        a tape's document with its objects' keys sorted
+//
+// The differential tests of both kinds are in conformance/difffuzz.
 package conformance

@@ -40,6 +40,7 @@
 /* The engine in use: published with release order once fully resolved. */
 static _Atomic(const isojson_engine_api *) current;
 static atomic_int current_backend = -1;
+static atomic_int current_writer = -1;
 
 /* Guards every load and the fields below. The atfork handlers take it around
  * fork() so that a child never inherits it locked by a thread that the
@@ -116,6 +117,10 @@ static isojson_engine_api *resolve(void *handle, const char *path, char *why, si
     SYM(write, "isojson_engine_write");
     SYM(write_into, "isojson_engine_write_into");
     SYM(yield, "isojson_engine_yield");
+    SYM(writers, "isojson_engine_writers");
+    SYM(writer, "isojson_engine_writer");
+    SYM(writer_name, "isojson_engine_writer_name");
+    SYM(use_writer, "isojson_engine_use_writer");
 #undef SYM
     isojson_engine_api *out = malloc(sizeof *out);
     if (out == NULL) {
@@ -306,6 +311,15 @@ static const isojson_engine_api *load_engine(char *why, size_t whylen)
         snprintf(why, whylen, "ISOJSON_BACKEND: %s", err.msg);
         /* The engine itself is usable; isojson_backend_index reports this. */
     }
+    /* The writer is chosen once too, and told to the engine, whose writes
+     * then use it (or fail, saying why, when ISOJSON_WRITER names no usable
+     * writer; isojson_writer_index reports it as ValueError). */
+    isojson_error werr = {0};
+    int widx = api->writer(getenv("ISOJSON_WRITER"), &werr);
+    char wwhy[sizeof werr.msg + 32];
+    snprintf(wwhy, sizeof wwhy, "ISOJSON_WRITER: %s", werr.msg);
+    api->use_writer(widx, widx < 0 ? wwhy : NULL);
+    atomic_store_explicit(&current_writer, widx, memory_order_relaxed);
     stale = 0;
     atomic_store_explicit(&current, api, memory_order_release);
     return api;
@@ -395,5 +409,21 @@ int isojson_backend_index(void)
         PyErr_Format(PyExc_ValueError, "ISOJSON_BACKEND: %s", err.msg);
     else
         PyErr_SetString(PyExc_RuntimeError, "isojson: no backend chosen");
+    return -1;
+}
+
+int isojson_writer_index(void)
+{
+    const isojson_engine_api *api = isojson_engine();
+    if (api == NULL)
+        return -1;
+    int idx = atomic_load_explicit(&current_writer, memory_order_relaxed);
+    if (idx >= 0)
+        return idx;
+    isojson_error err = {0};
+    if (api->writer(getenv("ISOJSON_WRITER"), &err) < 0)
+        PyErr_Format(PyExc_ValueError, "ISOJSON_WRITER: %s", err.msg);
+    else
+        PyErr_SetString(PyExc_RuntimeError, "isojson: no writer chosen");
     return -1;
 }

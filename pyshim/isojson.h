@@ -54,6 +54,10 @@ typedef struct isojson_engine_api {
     int (*write_into)(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
                       isojson_buf *out, isojson_grow_fn grow, void *ctx, isojson_error *err);
     void (*yield)(void);
+    const char *(*writers)(void);
+    int (*writer)(const char *name, isojson_error *err);
+    const char *(*writer_name)(int i);
+    int (*use_writer)(int i, const char *why);
 } isojson_engine_api;
 
 /* Returns the engine for this process, loading it on first use and loading a
@@ -70,6 +74,12 @@ void isojson_engine_pace(const isojson_engine_api *engine, size_t work);
 /* The backend index chosen for this process (ISOJSON_BACKEND or the default);
  * -1 with an exception set when ISOJSON_BACKEND names no usable backend. */
 int isojson_backend_index(void);
+
+/* The writer index chosen for this process (ISOJSON_WRITER or the default),
+ * which the engine's writes use (engine_loader.c tells the engine when it
+ * loads it); -1 with a ValueError set when ISOJSON_WRITER names no usable
+ * writer (then every dumps fails with JSONEncodeError saying so). */
+int isojson_writer_index(void);
 
 typedef struct isojson_state {
     PyObject *JSONDecodeError;   /* subclass of this interpreter's json.JSONDecodeError */

@@ -16,6 +16,25 @@
 #error "ISOJSON_VERSION is not defined: build isojson with its build backend (pip install ., make build)"
 #endif
 
+/* A tuple of the names in text, a comma-separated list. */
+static PyObject *names_tuple(const char *text)
+{
+    if (text == NULL || text[0] == '\0')
+        return PyTuple_New(0);
+    PyObject *names = PyUnicode_FromString(text);
+    if (names == NULL)
+        return NULL;
+    PyObject *sep = PyUnicode_FromString(",");
+    PyObject *list = sep ? PyUnicode_Split(names, sep, -1) : NULL;
+    Py_XDECREF(sep);
+    Py_DECREF(names);
+    if (list == NULL)
+        return NULL;
+    PyObject *tuple = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return tuple;
+}
+
 /* _backend(): the name of the backend in use (loads the engine). */
 static PyObject *module_backend(PyObject *module, PyObject *Py_UNUSED(ignored))
 {
@@ -34,21 +53,28 @@ static PyObject *module_backends(PyObject *module, PyObject *Py_UNUSED(ignored))
     const isojson_engine_api *engine = isojson_engine();
     if (engine == NULL)
         return NULL;
-    const char *text = engine->backends();
-    if (text == NULL || text[0] == '\0')
-        return PyTuple_New(0);
-    PyObject *names = PyUnicode_FromString(text);
-    if (names == NULL)
+    return names_tuple(engine->backends());
+}
+
+/* _writer(): the name of the writer in use (loads the engine). */
+static PyObject *module_writer(PyObject *module, PyObject *Py_UNUSED(ignored))
+{
+    const isojson_engine_api *engine = isojson_engine();
+    if (engine == NULL)
         return NULL;
-    PyObject *sep = PyUnicode_FromString(",");
-    PyObject *list = sep ? PyUnicode_Split(names, sep, -1) : NULL;
-    Py_XDECREF(sep);
-    Py_DECREF(names);
-    if (list == NULL)
+    int idx = isojson_writer_index();
+    if (idx < 0)
         return NULL;
-    PyObject *tuple = PyList_AsTuple(list);
-    Py_DECREF(list);
-    return tuple;
+    return PyUnicode_FromString(engine->writer_name(idx));
+}
+
+/* _writers(): the names of the writers compiled in, in rank order. */
+static PyObject *module_writers(PyObject *module, PyObject *Py_UNUSED(ignored))
+{
+    const isojson_engine_api *engine = isojson_engine();
+    if (engine == NULL)
+        return NULL;
+    return names_tuple(engine->writers());
 }
 
 /* _engine_version(): the engine library's version (loads the engine). */
@@ -93,6 +119,8 @@ static PyMethodDef module_functions[] = {
     {"dumps", (PyCFunction)(void (*)(void))isojson_dumps, METH_FASTCALL | METH_KEYWORDS, dumps_doc},
     {"_backend", module_backend, METH_NOARGS, "The name of the parser backend in use."},
     {"_backends", module_backends, METH_NOARGS, "The names of the parser backends compiled in, in rank order."},
+    {"_writer", module_writer, METH_NOARGS, "The name of the writer in use."},
+    {"_writers", module_writers, METH_NOARGS, "The names of the writers compiled in, in rank order."},
     {"_engine_version", module_engine_version, METH_NOARGS, "The version of the Go engine library."},
     {"_tape", isojson_tape_of, METH_O, "For tests: the engine's tape of data, as (words, arena) bytes."},
     {"_build_tape", (PyCFunction)(void (*)(void))isojson_build_tape, METH_FASTCALL,

@@ -25,4 +25,5 @@ def pytest_report_header(config):
         return f"module under test cannot be imported: {e}"
     mod = _util.isojson
     return (f"module under test: {_util.MODULE_NAME} from {getattr(mod, '__file__', '?')}; "
-            f"backend {getattr(mod, 'backend', '?')} of {getattr(mod, 'backends', '?')}")
+            f"backend {getattr(mod, 'backend', '?')} of {getattr(mod, 'backends', '?')}, "
+            f"writer {getattr(mod, 'writer', '?')} of {getattr(mod, 'writers', '?')}")

@@ -5,7 +5,7 @@ package simdjson
 import "testing"
 
 // FuzzParse checks that the backend answers every input exactly as the
-// scalar parser does (backend/difffuzz does the same for all backends at
+// scalar parser does (conformance/difffuzz does the same for all backends at
 // once).
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{

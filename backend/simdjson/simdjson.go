@@ -22,7 +22,7 @@ func init() {
 }
 
 // rank places simdjson after scalar (100) and before sonic (300). Measured
-// with backend/difffuzz's BenchmarkParse (tape included, warm tape) on this
+// with conformance/difffuzz's BenchmarkParse (tape included, warm tape) on this
 // project's shared 2-core machine, CPU time per parse, GB/s:
 //
 //	           twitter  citm  canada  github

@@ -184,3 +184,35 @@ func isojsonWriteIntoAgain(c *cCall) int {
 	return int(isojson_engine_write_into(c.tape, (*C.uint8_t)(c.src), C.size_t(c.n), 0, c.out,
 		C.isojson_test_grow_ptr(), unsafe.Pointer(&g), c.err))
 }
+
+// writerIndex resolves a writer name like the extension does.
+func writerIndex(name string) (int, string) {
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	var e C.isojson_error
+	i := int(isojson_engine_writer(cs, &e))
+	if i < 0 {
+		return i, C.GoString(&e.msg[0])
+	}
+	return i, ""
+}
+
+func writerName(i int) string {
+	p := isojson_engine_writer_name(C.int(i))
+	if p == nil {
+		return ""
+	}
+	return C.GoString(p)
+}
+
+func engineWriters() string { return C.GoString(isojson_engine_writers()) }
+
+// useWriter calls isojson_engine_use_writer (why: the failure message for -1).
+func useWriter(i int, why string) int {
+	cs := C.CString(why)
+	defer C.free(unsafe.Pointer(cs))
+	return int(isojson_engine_use_writer(C.int(i), cs))
+}
+
+// errMsg is the message the last failed call left.
+func (c *cCall) errMsg() string { return C.GoString(&c.err.msg[0]) }

@@ -10,6 +10,7 @@
 // Files by concern:
 //
 //	exports.go     the //export functions: version, backends, choice of backend
+//	writers.go     the writers and the choice of one (isojson_engine_use_writer)
 //	parse.go       isojson_engine_parse: input → backend → tape in C memory
 //	write.go       isojson_engine_write(_into): tape → JSON bytes in C memory
 //	scheduler.go   isojson_engine_yield: keeps the runtime's sysmon thread asleep
@@ -17,7 +18,7 @@
 //	callback_out.go  the one that grows write_into's output through the caller
 //	errors.go      panics and errors → return codes and isojson_error
 //	cgo_calls.go   the C-memory call sequence the Go tests use (tests cannot use cgo)
-//	backends.go    the backends compiled in (blank imports)
+//	backends.go    the backends compiled in (backend/all)
 //	abi_check.go   isojson_engine.h's tape layout and option bits held against
 //	               backend/tape.go and api/options.go at compile time
 //

@@ -23,8 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 2: isojson_engine_write_into and isojson_grow_fn. 3: isojson_engine_yield. */
-#define ISOJSON_ENGINE_ABI 3
+/* 2: isojson_engine_write_into and isojson_grow_fn. 3: isojson_engine_yield.
+ * 4: writer backends (isojson_engine_writers, _writer, _writer_name, _use_writer). */
+#define ISOJSON_ENGINE_ABI 4
 
 typedef struct isojson_tape {
     uint64_t *words;       /* entries; len used, cap allocated (in words) */
@@ -74,9 +75,25 @@ const char *isojson_engine_backend_name(int i);
  * strings in the tape are offsets into src (StorageInput). */
 int isojson_engine_parse(int backend, const uint8_t *src, size_t n, isojson_tape *t, isojson_error *err);
 
+/* Writers compiled in, comma separated, in rank order (static string). */
+const char *isojson_engine_writers(void);
+/* Index of the writer called name (NULL or "" = the default for this CPU), or
+ * -1 with err->msg naming the choices when it is unknown or unsupported. It
+ * chooses nothing: isojson_engine_use_writer does. */
+int isojson_engine_writer(const char *name, isojson_error *err);
+/* The name of writer index i (static string), NULL out of range. */
+const char *isojson_engine_writer_name(int i);
+/* Makes writer index i the one isojson_engine_write(_into) use for the rest of
+ * the process (the default until then: the lowest-ranked). i = -1 makes every
+ * write fail with ISOJSON_FAIL and the message why (the caller's report of a
+ * choice that named no usable writer). Returns 0, or -1 for an index out of
+ * range. The extension calls it once, when it loads the engine. */
+int isojson_engine_use_writer(int i, const char *why);
+
 /* Write the tape as JSON into out (appended after out->len). input is the
  * document StorageInput refs point into (NULL if none). opts are orjson's
- * OPT_* bits; the writer uses OPT_INDENT_2, OPT_SORT_KEYS, OPT_APPEND_NEWLINE. */
+ * OPT_* bits; the writer uses OPT_INDENT_2, OPT_SORT_KEYS, OPT_APPEND_NEWLINE.
+ * The writer is the one isojson_engine_use_writer chose. */
 int isojson_engine_write(const isojson_tape *t, const uint8_t *input, size_t input_len, uint32_t opts,
                          isojson_buf *out, isojson_error *err);
 

@@ -51,7 +51,11 @@ func isojson_engine_write(t *C.isojson_tape, input *C.uint8_t, inputLen C.size_t
 			rc = recovered(r, err)
 		}
 	}()
-	w.out.Write(&w.tape, inputBytes(input, inputLen), writer.Flags(opts))
+	if c := chosenWriter.Load(); c == nil {
+		w.out.Write(&w.tape, inputBytes(input, inputLen), writer.Flags(opts))
+	} else if !c.write(w, input, inputLen, opts, err) {
+		return C.ISOJSON_FAIL
+	}
 	return C.ISOJSON_OK
 }
 
@@ -88,8 +92,26 @@ func isojson_engine_write_into(t *C.isojson_tape, input *C.uint8_t, inputLen C.s
 		w.grower = callbackGrower{}
 		writeCalls.Put(w)
 	}()
-	w.out.Write(&w.tape, inputBytes(input, inputLen), writer.Flags(opts))
+	if c := chosenWriter.Load(); c == nil {
+		w.out.Write(&w.tape, inputBytes(input, inputLen), writer.Flags(opts))
+	} else if !c.write(w, input, inputLen, opts, err) {
+		w.out.Buf = w.out.Buf[:0] // out->len is 0 on any error
+		return C.ISOJSON_FAIL
+	}
 	return C.ISOJSON_OK
+}
+
+// write writes the call's tape with the chosen writer, which is not the
+// fast one, or reports the failed choice.
+func (c *writerChoice) write(w *writeCall, input *C.uint8_t, inputLen C.size_t, opts C.uint32_t, err *C.isojson_error) bool {
+	if c.w == nil {
+		setMsg(err, c.why)
+		return false
+	}
+	// backend.Output has writer.Output's layout: the writer grows w.out in
+	// place, through its Allocator, as the fast writer does.
+	c.w.Write((*backend.Output)(&w.out), &w.tape, inputBytes(input, inputLen), backend.WriteFlags(opts))
+	return true
 }
 
 // inputBytes wraps the caller's input document (NULL: none).

@@ -4,14 +4,15 @@ isojson is a drop-in replacement for orjson (``import isojson as orjson``)
 whose engine is written in Go, and which imports and runs in sub-interpreters
 with their own GIL (PEP 684) and from any thread.
 
-``backend`` (the parser in use) and ``backends`` (those compiled in) are
-resolved at first access, because they need the Go engine, which isojson
-loads at the first loads/dumps rather than at import.
+``backend`` (the parser in use) and ``backends`` (those compiled in), and
+``writer`` and ``writers`` (the same for the writer of dumps) are resolved at
+first access, because they need the Go engine, which isojson loads at the
+first loads/dumps rather than at import.
 """
 
 from ._isojson import *
 from ._isojson import __version__
-from ._isojson import _backend, _backends, _engine_version
+from ._isojson import _backend, _backends, _engine_version, _writer, _writers
 
 __all__ = (
     "__version__",
@@ -39,13 +40,18 @@ __all__ = (
 
 def __getattr__(name: str):
     # PEP 562: computed on demand so that importing isojson does not load the
-    # engine. Not cached: ISOJSON_BACKEND errors are reported on each access.
+    # engine. Not cached: ISOJSON_BACKEND and ISOJSON_WRITER errors are
+    # reported on each access.
     if name == "backend":
         return _backend()
     if name == "backends":
         return _backends()
+    if name == "writer":
+        return _writer()
+    if name == "writers":
+        return _writers()
     raise AttributeError(f"module 'isojson' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | {"backend", "backends"})
+    return sorted(set(globals()) | {"backend", "backends", "writer", "writers"})

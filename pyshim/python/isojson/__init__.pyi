@@ -33,10 +33,12 @@ __all__ = (
 __version__: Final[str]
 
 # Module attributes computed on access (PEP 562 __getattr__ in __init__.py):
-# the parser backend in use, and those compiled in, in rank order. Not in
-# __all__, as in the runtime module.
+# the parser backend in use, and those compiled in, in rank order; the same for
+# the writer of dumps. Not in __all__, as in the runtime module.
 backend: Final[str]
 backends: Final[tuple[str, ...]]
+writer: Final[str]
+writers: Final[tuple[str, ...]]
 
 # obj: anything; what dumps cannot write natively goes to default, whose
 # result is written instead. option: OPT_* values combined with |; only an

@@ -43,3 +43,27 @@ func TestDifferentialTestData(t *testing.T) {
 		}
 	}
 }
+
+func TestWritersCompiledIn(t *testing.T) {
+	t.Logf("compiled in: %v; supported here: %v", backend.WriterNames(), backend.SupportedWriters())
+	for _, name := range backend.SupportedWriters() {
+		if name != ReferenceWriter {
+			return
+		}
+	}
+	t.Fatal("the reference writer has nothing to be compared with")
+}
+
+func TestDifferentialWritersTestData(t *testing.T) {
+	for _, f := range testFiles(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint8(3) {
+			if err := CompareWritersOn(src, seed*50); err != nil {
+				t.Errorf("%s: %v", f, err)
+			}
+		}
+	}
+}

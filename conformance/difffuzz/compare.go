@@ -6,9 +6,7 @@ import (
 	"fmt"
 
 	"github.com/isojson/isojson/backend"
-	_ "github.com/isojson/isojson/backend/scalar"   // the reference
-	_ "github.com/isojson/isojson/backend/simdjson" // registers where it builds
-	_ "github.com/isojson/isojson/backend/sonic"    // registers where it builds
+	_ "github.com/isojson/isojson/backend/all" // every parser and writer, where it builds
 	"github.com/isojson/isojson/conformance"
 )
 

@@ -1,4 +1,0 @@
-package bench
-
-// The portable parser, compiled on every GOARCH.
-import _ "github.com/isojson/isojson/backend/scalar"
