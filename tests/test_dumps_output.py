@@ -137,7 +137,7 @@ def test_threads_writing_big_documents_at_once(growth, shrink):
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=600)
+        t.join(timeout=_util.scaled(600))
     assert not any(t.is_alive() for t in threads), "a thread did not finish within 600 s"
     assert not errors, "\n".join(errors[:10])
 
@@ -235,7 +235,7 @@ def test_growth_in_own_gil_subinterpreters():
         for t in threads:
             t.start()
         for t in threads:
-            t.join(timeout=600)
+            t.join(timeout=_util.scaled(600))
     finally:
         for i in interps:
             i.close()
