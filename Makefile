@@ -1,14 +1,19 @@
 # isojson: build, test, benchmark and CI entry points.
 #
 #   make demo        build, then show isojson in own-GIL sub-interpreters
-#   make test        every test (go vet, go test -race, cross-architecture, pytest), then one summary
+#   make test        every test (go vet, go test -race, cross-architecture, the wheel, the sdist,
+#                    pytest on the installed wheel, pip installs), then one summary
+#   make wheel       dist/isojson-V-cp314-cp314-manylinux_2_17_x86_64.whl (make sdist: the sdist)
 #   make bench       Go and Python benchmarks; results land in bench/results/
+#   make bench-callgrind  instructions per call of each benchmark row (isojson, orjson, msgspec)
 #   make fuzz        every Go fuzz target for FUZZTIME each
+#   make fuzz-long   every Go fuzz target for FUZZTIME_LONG each, two at a time, keeping seeds
 #   make help        this list with the knobs
 #
-# Works on a fresh Debian 12 machine as root with Go at /usr/local/go and gcc: Python 3.14 (a cached
-# Debian sid root, scripts/py314-env) and qemu-user are provisioned on first use; PYTHON=python3.14 uses
-# the host's Python instead of the root.
+# Works on a fresh Debian 12 machine as root with Go at /usr/local/go, gcc and python3: Python 3.14 (a
+# cached Debian sid root, scripts/py314-env), the wheels' Debian 11 build root (scripts/wheel-root-env)
+# and qemu-user are provisioned on first use; PYTHON=python3.14 uses the host's Python instead of the
+# Python root (scripts/host-python-check says which Debian packages it needs).
 
 # Recipes are bash with -e -u -o pipefail so that a failure anywhere in a pipeline fails the target.
 SHELL := /bin/bash
@@ -32,31 +37,45 @@ PY := scripts/py
 # Where `make test` keeps each part's log and one-line result for the summary it prints last.
 RESULTS := build/test-results
 
-.PHONY: help build py-env demo test test-vet test-go test-cross test-build test-py test-bench-py test-summary qemu \
-        arm64-env build-arm64 test-arm64-quick test-arm64 bench bench-go bench-py fuzz clean
+.PHONY: help build wheel sdist notices py-env demo test test-vet test-go test-cross test-build test-py \
+        test-install test-bench-py test-summary qemu arm64-env build-arm64 wheel-arm64 test-arm64-quick test-arm64 \
+        bench bench-go bench-py bench-callgrind fuzz fuzz-long clean
 
 help:
-	@sed -n '3,7p' Makefile | sed 's/^# *//'
+	@sed -n '3,11p' Makefile | sed 's/^# *//'
 	@echo
-	@echo 'Parts: build, py-env, qemu, test-vet, test-go, test-cross, test-build, test-py, bench-go, bench-py, clean'
-	@echo 'arm64: arm64-env, build-arm64, test-arm64-quick (a bounded part), test-arm64 (the whole suite, hours)'
-	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZ, BENCH_COUNT, BENCH_TIME,'
-	@echo '       BENCH (regexp), CROSS_ARCHES, CROSS_PKGS, ARM64_QUICK (pytest arguments), ARM64_PYTEST'
+	@echo 'Parts: build, wheel, sdist, notices, py-env, qemu, test-vet, test-go, test-cross, test-build, test-py,'
+	@echo '       test-install, test-bench-py, bench-go, bench-py, bench-callgrind, clean'
+	@echo 'arm64: arm64-env, build-arm64, wheel-arm64, test-arm64-quick (a bounded part), test-arm64 (the whole'
+	@echo '       suite, hours under emulation)'
+	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZTIME_LONG, FUZZ, FUZZ_JOBS,'
+	@echo '       FUZZ_KEEP, BENCH_COUNT, BENCH_TIME, BENCH (regexp), BENCH_ROWS (regexp), BENCH_PY_ARGS,'
+	@echo '       CALLGRIND_ARGS, CROSS_ARCHES, CROSS_PKGS, ARM64_QUICK, ARM64_PYTEST (pytest arguments)'
 
 ## Build ###################################################################################################
 
 # The Python 3.14 root is made once (debootstrap, about a minute) and cached in /var/cache/isojson; with
-# PYTHON set the host's interpreter is used and nothing is provisioned.
+# PYTHON set the host's interpreter is used (after scripts/host-python-check) and no Python root is made.
 py-env:
-	@if [[ -n "$${PYTHON:-}" ]]; then echo "py-env: using PYTHON=$$PYTHON"; \
+	@if [[ -n "$${PYTHON:-}" ]]; then echo "py-env: using PYTHON=$$PYTHON"; scripts/host-python-check "$$PYTHON"; \
 	else echo "py-env: Python 3.14 root at $$(scripts/py314-env)"; fi
 
-# scripts/build (the extension's owner writes it) builds the Go engine and the C extension into
-# build/python/isojson/, which scripts/py puts on PYTHONPATH.
+# One builder (build_backend/isojson_build, also behind `pip install .`), run by scripts/build:
+# `build` puts the Go engine and the C extension into build/python/isojson/ (scripts/py puts
+# build/python on PYTHONPATH); `wheel` compiles them in the Debian 11 root (glibc 2.31, gcc 10) with
+# Python 3.14's headers, stripped, into dist/; `sdist` vendors the Go modules; `notices` rewrites
+# THIRD_PARTY_NOTICES.md from the Go module cache.
 build: py-env
-	@if [[ ! -x scripts/build ]]; then \
-	  echo "make build: scripts/build does not exist yet, so the isojson extension cannot be built" >&2; exit 1; fi
 	scripts/build
+
+wheel: py-env
+	scripts/build wheel
+
+sdist:
+	scripts/build sdist
+
+notices:
+	scripts/build notices
 
 demo: build
 	$(PY) bench/python/demo.py
@@ -81,7 +100,7 @@ endef
 # others; the summary then repeats each runner's own result lines, and the exit status is the parts'.
 test:
 	@rm -rf $(RESULTS); rc=0; \
-	$(MAKE) --no-print-directory -k test-vet test-go test-cross test-py test-bench-py || rc=$$?; \
+	$(MAKE) --no-print-directory -k test-vet test-go test-cross test-py test-install test-bench-py || rc=$$?; \
 	$(MAKE) --no-print-directory test-summary; exit $$rc
 
 vet_cmd = $(GO) vet ./...
@@ -105,25 +124,44 @@ cross_summary = grep '^cross-test:' $$log || tail -n 5 $$log
 test-cross: qemu
 	$(call part,cross)
 
-# The extension build as a part of its own, so that a broken build is named in the summary.
-build_cmd = $(MAKE) --no-print-directory build
-build_summary = grep -E '^(make build:|scripts/build:)|error:' $$log | head -10 || true
-test-build:
+# The wheel and the sdist as a part of their own, so that a broken build is named in the summary; then
+# the tag check (each object's NEEDED libraries and glibc symbol versions against the wheel's manylinux
+# tag, and its RECORD) and whether THIRD_PARTY_NOTICES.md is current. The later parts use dist/.
+WHEEL_FILE = $$(ls dist/isojson-$$(scripts/build version)-cp314-cp314-manylinux_*_x86_64.whl)
+build_cmd = rm -f dist/isojson-*x86_64.whl dist/isojson-*.tar.gz; $(MAKE) --no-print-directory wheel sdist && \
+  scripts/build check-wheel dist/isojson-*.whl && scripts/build notices --check
+build_summary = grep -E '^(wheel:|sdist:|check-wheel:|  isojson|  problem:|notices:|build:.*failed)|error:' \
+  $$log | sed 's|$(CURDIR)/||' | head -16 || true
+test-build: py-env
 	$(call part,build)
 
-# pytest exits 5 when it collected no tests; that is a failure here, said plainly, never a pass.
+# pytest on the installed wheel: a fresh venv of the Python 3.14 (with the distribution's orjson, numpy,
+# pytest, hypothesis through --system-site-packages; isojson itself must come from the venv), pytest run
+# from outside the tree with no PYTHONPATH into it, so that a file missing from the wheel fails
+# (scripts/venv-test). pytest exits 5 when it collected no tests; that is a failure here, said plainly.
 pytest_cmd = [[ -d tests ]] || { echo "test-py: FAIL: there is no tests/ directory" >&2; exit 5; }; \
-  r=0; $(PY) -m pytest -q tests/ || r=$$?; \
+  r=0; scripts/venv-test --label wheel "$(WHEEL_FILE)" -- -q tests/ || r=$$?; \
   [[ $$r != 5 ]] || echo "test-py: FAIL: pytest collected no tests (exit 5) from tests/" >&2; exit $$r
 # (Node ids under tests/, each once: tests that run pytest in a child echo its summary lines too.)
-pytest_summary = { grep -E '^(FAILED|ERROR) tests/' $$log || true; } | awk '!seen[$$0]++' | head -40; \
-  grep -E '^test-py: ' $$log || true; \
+pytest_summary = { grep -E '^(FAILED|ERROR) [^ ]*tests/' $$log | sed -E 's@^(FAILED|ERROR) [^ ]*tests/@\1 tests/@' || true; } | \
+  awk '!seen[$$0]++' | head -40; \
+  grep -E '^(test-py|installed-check): (FAIL|.*isojson .* imported)' $$log || true; \
   grep -E '(^| )(passed|failed|error|errors|skipped|no tests ran)( |$$)' $$log | tail -n 1 || true
 test-py: test-build
 	$(call part,pytest)
 
-# The benchmark scripts' own tests (report rendering, workloads), so that `make bench` cannot rot unnoticed.
-benchpy_cmd = $(PY) -m pytest -q -p no:cacheprovider bench/python/
+# What users' installs do, each in a fresh venv with no network: pip install ., the sdist (with an
+# empty Go module cache: vendor/ only), the wheel, each imported from / and in a strict sub-interpreter
+# with its versions checked; and pip install . without Go, with an old Go, without a C compiler
+# (scripts/install-test).
+install_cmd = scripts/install-test
+install_summary = grep -E '^(venv-test: .*(ok in|installed in)|install-test: (FAIL|ok: pip install \. with))|FAIL' $$log | head -12 || true
+test-install: test-build
+	$(call part,install)
+
+# The benchmark scripts' own tests (report rendering, workloads), so that `make bench` cannot rot
+# unnoticed; on the installed wheel too.
+benchpy_cmd = scripts/venv-test --no-check --label wheel "$(WHEEL_FILE)" -- -q -p no:cacheprovider bench/python/
 benchpy_summary = grep -E '(^| )(passed|failed|error|errors|no tests ran)( |$$)' $$log | tail -n 1 || true
 test-bench-py: test-build
 	$(call part,benchpy)
@@ -132,7 +170,7 @@ test-bench-py: test-build
 # build, failed) is reported as such rather than left out.
 test-summary:
 	@echo; echo "==== make test summary"; \
-	for p in vet gotest cross build pytest benchpy; do \
+	for p in vet gotest cross build pytest install benchpy; do \
 	  if [[ -f $(RESULTS)/$$p.result ]]; then cat $(RESULTS)/$$p.result; \
 	  else printf 'FAIL  %-8s did not run: a prerequisite failed (see above)\n' $$p; fi; done
 
@@ -158,6 +196,10 @@ arm64-env:
 build-arm64:
 	scripts/build-arm64
 
+# dist/isojson-V-cp314-cp314-manylinux_2_NN_aarch64.whl (the builder's tag: what the objects need).
+wheel-arm64:
+	scripts/build-arm64 wheel
+
 # A bounded part, meant to join `make test` (add test-arm64-quick to test's list and arm64q to
 # test-summary's): strict import in six own-GIL sub-interpreters and the isolation of their module
 # state (each its own exception class), JSONTestSuite with every input type and its decisions, a dumps
@@ -172,8 +214,8 @@ ARM64_QUICK ?= \
   'tests/test_parity_dumps.py::test_dumps_matches_orjson[none]' \
   'tests/test_parity_dumps.py::test_dumps_matches_orjson[INDENT_2|SORT_KEYS|NON_STR_KEYS]' \
   tests/test_parity_dumps.py::test_every_float_bit_pattern_class \
-  tests/test_ext_fork.py::test_children_and_grandchildren_after_use \
-  tests/test_fork.py::test_fork_before_first_use
+  tests/test_engine_loader.py::test_children_and_grandchildren_after_use \
+  tests/test_fork_round_trips.py::test_fork_before_first_use
 # The whole suite, as test-py runs it natively.
 ARM64_PYTEST ?= tests/
 # (pytest's exit 5, no tests collected, is a failure as in test-py.)
@@ -198,30 +240,42 @@ bench: bench-go bench-py
 bench-go:
 	scripts/bench-go
 
+# BENCH_ROWS: a regexp choosing rows of the benchmark set (bench/python/rows.py) for bench-py and
+# bench-callgrind; BENCH_PY_ARGS: more flags of run_all.py (--quick, --only percall,firstcall, ...).
+# A run limited to some rows or parts writes its results to a temporary directory, not bench/results.
+BENCH_ROWS ?=
+BENCH_PY_ARGS ?=
 bench-py: build
-	$(PY) bench/python/run_all.py
+	$(PY) bench/python/run_all.py $(if $(BENCH_ROWS),--rows '$(BENCH_ROWS)') $(BENCH_PY_ARGS)
+
+# Instructions per call of each row under callgrind, isojson against orjson and msgspec, and the floors
+# of a call (scripts/bench-callgrind, bench/python/callgrind.py): steady figures on a busy machine.
+# CALLGRIND_ARGS: --libs isojson, --ops dumps, --full, --compare build/callgrind/before.json, ...
+# The whole set took 15 minutes at load average 10; one row takes a minute or two.
+CALLGRIND_ARGS ?=
+bench-callgrind: build
+	scripts/bench-callgrind $(if $(BENCH_ROWS),--rows '$(BENCH_ROWS)') $(CALLGRIND_ARGS)
 
 ## Fuzzing #################################################################################################
 
-# Go runs one fuzz target per invocation, so each `func FuzzXxx` found in a *_test.go file gets its own run
-# of FUZZTIME; new corpus entries that fail are written under the package's testdata/fuzz/.
+# scripts/fuzz finds every `func FuzzXxx` in a *_test.go file and gives each its own go test -fuzz run,
+# with its working corpus under build/fuzz/corpus/ (not GOCACHE); a failing input is written under the
+# package's testdata/fuzz/, where plain `go test` runs it from then on. `make fuzz`: FUZZTIME per target,
+# one at a time. `make fuzz-long`: FUZZTIME_LONG per target, FUZZ_JOBS at a time (the cores shared among them), then
+# the FUZZ_KEEP newest small corpus entries of each target are copied to its testdata/fuzz/ as seeds to
+# commit. Both end with one summary line per target (executions, new inputs, corpus size, seeds kept).
+FUZZTIME_LONG ?= 30m
+FUZZ_JOBS ?= 2
+FUZZ_KEEP ?= 8
 fuzz:
-	@targets=$$(grep -rlE --include='*_test.go' '^func Fuzz[A-Z0-9_]' . | grep -v '^./build/' | sort) || true; \
-	[[ -n "$$targets" ]] || { echo "fuzz: no fuzz targets found" >&2; exit 1; }; \
-	ran=(); failed=(); for f in $$targets; do \
-	  for name in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' $$f); do \
-	    [[ $$name =~ $(FUZZ) ]] || continue; pkg=./$$(dirname $${f#./}); ran+=("$$name $$pkg"); \
-	    echo "==== fuzz $$name in $$pkg for $(FUZZTIME)"; \
-	    $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg || failed+=("$$name $$pkg"); \
-	  done; done; \
-	[[ $${#ran[@]} -gt 0 ]] || { echo "fuzz: no target matches FUZZ=$(FUZZ)" >&2; exit 1; }; \
-	echo; echo "==== fuzz summary: $${#ran[@]} targets for $(FUZZTIME) each, $${#failed[@]} failed"; \
-	for r in "$${failed[@]}"; do echo "FAIL  $$r (the failing input is under its testdata/fuzz/)"; done; \
-	[[ $${#failed[@]} == 0 ]]
+	FUZZ_TIME=$(FUZZTIME) FUZZ='$(FUZZ)' FUZZ_JOBS=1 FUZZ_KEEP=0 scripts/fuzz
+
+fuzz-long:
+	FUZZ_TIME=$(FUZZTIME_LONG) FUZZ='$(FUZZ)' FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_KEEP=$(FUZZ_KEEP) scripts/fuzz
 
 ## Housekeeping ############################################################################################
 
-# Keeps bench/results (committed measurements) and the cached Python root (shared by every clone).
+# Keeps bench/results (committed measurements) and the cached roots (shared by every clone).
 clean:
-	rm -rf build
+	rm -rf build dist
 	$(GO) clean -testcache

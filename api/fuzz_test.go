@@ -104,7 +104,7 @@ func sameValue(a *backend.Tape, as []byte, i int, b *backend.Tape, bs []byte, j 
 	switch ka {
 	case backend.KindInt, backend.KindUint, backend.KindFloat:
 		return a.Words[i+1] == b.Words[j+1]
-	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+	case backend.KindString, backend.KindBigInt, backend.KindRaw:
 		return bytes.Equal(a.Bytes(i, as), b.Bytes(j, bs))
 	case backend.KindArray:
 		if a.Count(i) != b.Count(j) {

@@ -2,6 +2,9 @@ package api
 
 // Option is a set of orjson's OPT_* flags, with orjson 3.13's exact values,
 // so that an option integer means the same in Go, in isojson and in orjson.
+// The C extension's mirror of these bits (ISOJSON_OPT_* in
+// pyshim/engine/isojson_engine.h) is checked against them when the engine
+// is built (pyshim/engine/abi_check.go).
 type Option uint32
 
 const (

@@ -13,7 +13,8 @@ import (
 )
 
 // MaxDepth is the deepest nesting every backend accepts; one more level is
-// rejected with "depth limit exceeded", as orjson does.
+// rejected with "depth limit exceeded", as orjson does (or "unexpected end of
+// data" when the input ends right after that level's '[' or '{': MsgDepth).
 const MaxDepth = 1024
 
 // Parser turns one JSON document into a tape.

@@ -30,7 +30,11 @@ const (
 	MsgUnexpectedEnd = "unexpected end of data"
 	// Non-whitespace after the root value (offset of that byte).
 	MsgTrailing = "unexpected content after document"
-	// The 1025th nested container (offset just past its '[' or '{').
+	// The 1025th nested container (offset just past its '[' or '{'). When
+	// that '[' or '{' is the input's last byte, orjson reports
+	// MsgUnexpectedEnd at the input's length instead (its parser, yyjson,
+	// reports any error it finds at the end of the input as the end of
+	// data); one byte more, white space included, and it is MsgDepth.
 	MsgDepth = "depth limit exceeded"
 
 	// A byte that cannot start a value, an object key or follow a value

@@ -26,13 +26,12 @@ import (
 //	String    3      ref (see below)                where, code points
 //	BigInt    3      ref                            where, 0
 //	Raw       3      ref                            where, 0
-//	Plain     3      ref                            where, 0
 //
 // An Object's members follow it as key, value pairs; every key is a String
 // entry. Array and Object store where they end so that readers create
 // containers at their exact size and writers skip or reorder whole members.
 //
-// The four "ref" kinds point at text stored elsewhere. Their payload is
+// The three "ref" kinds point at text stored elsewhere. Their payload is
 //
 //	bits 55..52  Storage: where word 1 points (offset into the input, offset
 //	             into the arena, or an absolute address of external memory)
@@ -46,11 +45,16 @@ import (
 // can be allocated at its final size and width without a second scan.
 // BigInt holds the decimal digits (with a leading '-' when negative) of an
 // integer beyond 64 bits. Raw is JSON text written verbatim (orjson's
-// Fragment, a pre-formatted number); Plain is text written between quotes
-// without escaping (a formatted datetime or UUID). Raw, Plain and External
-// strings are only produced by the Python side when writing.
+// Fragment, a pre-formatted number). Text that needs no escaping (a
+// formatted datetime or UUID) is a String with the Clean bit. Raw and
+// External strings are only produced by the Python side when writing.
 //
 // The root value is the entry at index 0.
+//
+// The C extension reads and writes tapes through a mirror of these
+// constants, pyshim/engine/isojson_engine.h; pyshim/engine/abi_check.go
+// holds the mirror against this file when the engine is built, so a change
+// here that C misses fails that build.
 type Tape struct {
 	// Words holds the entries; len(Words) is the number of words in use.
 	Words []uint64
@@ -89,10 +93,15 @@ const (
 	KindString
 	KindBigInt
 	KindRaw
-	KindPlain
+	kindsEnd // one past the highest kind; not a kind
 )
 
-var kindNames = [...]string{"invalid", "null", "false", "true", "int", "uint", "float", "array", "object", "string", "bigint", "raw", "plain"}
+// KindMax is the highest kind. The C mirror of the kinds
+// (pyshim/engine/isojson_engine.h) is checked against it when the engine is
+// built, so a kind added here fails that build until C has it too.
+const KindMax = kindsEnd - 1
+
+var kindNames = [...]string{"invalid", "null", "false", "true", "int", "uint", "float", "array", "object", "string", "bigint", "raw"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -152,7 +161,7 @@ const (
 	RefWords       = 3
 )
 
-// Ref describes the text of a ref entry (String, BigInt, Raw, Plain).
+// Ref describes the text of a ref entry (String, BigInt, Raw).
 type Ref struct {
 	Storage Storage
 	Class   Class

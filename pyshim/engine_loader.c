@@ -1,4 +1,4 @@
-/* Loading the Go engine (libisojson_engine.so) at first use, and again in a
+/* Loading the Go engine (libisojson_engine.so.0) at first use, and again in a
  * fork()ed child.
  *
  * Why at first use: importing isojson must stay cheap and must not start a Go
@@ -30,9 +30,12 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-#define ENGINE_FILE "libisojson_engine.so"
+/* Not "*.so": a file with an extension module's suffix in the package would
+ * be listed by pkgutil and pydoc as a submodule that fails to import. */
+#define ENGINE_FILE "libisojson_engine.so.0"
 
 /* The engine in use: published with release order once fully resolved. */
 static _Atomic(const isojson_engine_api *) current;
@@ -197,12 +200,15 @@ static void *open_private_copy(char *why, size_t whylen)
     void *h = NULL;
     int err;
     char path[4096];
-    int mfd = memfd_create("isojson_engine", MFD_CLOEXEC);
+    /* memfd_create and fcntl through syscall(2): their glibc wrappers
+     * (memfd_create@GLIBC_2.27, fcntl64@GLIBC_2.28) would raise the glibc
+     * the wheel needs from 2.17 to 2.28. */
+    int mfd = (int)syscall(SYS_memfd_create, "isojson_engine", MFD_CLOEXEC);
     if (mfd >= 0) {
         err = copy_file(src, mfd);
         snprintf(path, sizeof path, "/proc/self/fd/%d", mfd);
         for (int tries = 0; err == 0 && mfd >= 0 && name_loaded(path) && tries < 1024; tries++) {
-            int next = fcntl(mfd, F_DUPFD_CLOEXEC, mfd + 1);
+            int next = (int)syscall(SYS_fcntl, mfd, F_DUPFD_CLOEXEC, mfd + 1);
             close(mfd);
             mfd = next;
             snprintf(path, sizeof path, "/proc/self/fd/%d", mfd);

@@ -6,7 +6,7 @@
  * A heap type per interpreter (PyType_FromModuleAndSpec), so that own-GIL
  * sub-interpreters share no Python object. It takes part in garbage
  * collection because its contents can be anything. */
-#include "dumps_internal.h"
+#include "isojson.h"
 
 typedef struct {
     PyObject_HEAD
@@ -50,7 +50,14 @@ static void fragment_dealloc(PyObject *self)
     Py_DECREF(type);
 }
 
+PyDoc_STRVAR(fragment_doc,
+             "Fragment(contents, /)\n--\n\n"
+             "Already-serialized JSON that dumps() writes as it is, without checking it.\n\n"
+             "contents is bytes or str (dumps() raises JSONEncodeError for anything else).\n"
+             "For example, dumps({\"a\": Fragment(b\"[1,2]\")}) is b'{\"a\":[1,2]}'.");
+
 static PyType_Slot fragment_slots[] = {
+    {Py_tp_doc, (void *)fragment_doc},
     {Py_tp_new, fragment_new},
     {Py_tp_traverse, fragment_traverse},
     {Py_tp_clear, fragment_clear},

@@ -1,21 +1,37 @@
-/* Shared declarations of the isojson CPython extension (the .c files of pyshim/).
+/* Shared declarations of the isojson CPython extension, pyshim/ (every .c
+ * file under it, compiled into one module by scripts/build with -Ipyshim: a
+ * file includes one of its own folder by its bare name, one of another folder
+ * by the folder's path, "cpython/cpython_dict314.h").
  *
  * The extension is the only code that touches Python objects. It is
  * multi-phase initialised and supports own-GIL sub-interpreters: nothing that
  * holds a Python object lives in a C static; everything that outlives a call
  * is in the per-interpreter module state below.
  *
- * Files by concern:
- *   module.c         module definition, state, methods table, constants
+ * The rooms. Module-wide, at the top of pyshim/ (functions prefixed isojson_):
+ *   isojson.h        this: the module state, the engine, the entry points
+ *   module.c         module definition, methods table, constants, state life
  *   engine_loader.c  dlopen of the Go engine at first use, fork handling
  *   engine_pace.c    a yield to the Go scheduler every few ms (sysmon quiet)
- *   loads.c          loads(): input → engine parse → tape → Python objects
- *   loads_*.c        its parts: scratch memory, tape walk, str, key cache (loads.h)
  *   errors.c         JSONDecodeError (subclass of the interpreter's json.JSONDecodeError)
- *   dumps.c          dumps(): argument checks, the walk of objects into a tape
- *   dumps_write.c    the tape written as JSON into the bytes object returned
- *   dumps_*.c        one serializer per Python type
  *   fragment.c       the Fragment type
+ *   engine/          the Go engine (libisojson_engine.so) and its C ABI,
+ *                    engine/isojson_engine.h (the tape, options, return codes)
+ *   python/          the pure-Python files of the isojson package
+ * dumps/ (prefix dumps_): dumps(), the walk of objects into a tape, one
+ *   serializer per Python type; its map is dumps/dumps.h.
+ * loads/ (prefix loads_): loads(), input → engine parse → tape → Python
+ *   objects; its map is loads/loads.h.
+ * cpython/: every use of CPython's private layouts, each with the check that
+ *   guards it (the public API is used where a check fails or the layout is
+ *   not the one mirrored):
+ *   cpython_dict314.h   the one mirror of CPython 3.14's dict keys object
+ *   dumps_dict_read.h   dumps: dict tables read directly (prefix dumps_)
+ *   dumps_dict_check.c  its once-per-process check against PyDict_Next
+ *   loads_dict.h/.c     loads: dict tables filled directly (prefix loads_)
+ *   loads_dict_check.c  its once-per-process check against CPython's dicts
+ *   cpython_str.h       str header reads: compact data, cached hash and UTF-8
+ *   cpython_long.h      int header reads: two-digit ints
  */
 #ifndef ISOJSON_H
 #define ISOJSON_H
@@ -23,7 +39,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include "engine/isojson_engine.h"
-#include "dumps_state.h"
+#include "dumps/dumps_state.h"
 
 /* The engine's functions, resolved with dlsym. */
 typedef struct isojson_engine_api {
@@ -65,9 +81,25 @@ typedef struct isojson_state {
     isojson_dumps_state dumps;
 } isojson_state;
 
-isojson_state *isojson_get_state(PyObject *module);
-/* The state, or NULL with RuntimeError once module_clear has run. */
-isojson_state *isojson_live_state(PyObject *module);
+static inline isojson_state *isojson_get_state(PyObject *module)
+{
+    return (isojson_state *)PyModule_GetState(module);
+}
+
+/* The state, or NULL with RuntimeError once module_clear has run. Inline
+ * here, not in module.c: module.c calls into dumps and loads, and they call
+ * this, so a definition there would tie both to the module file. */
+static inline isojson_state *isojson_live_state(PyObject *module)
+{
+    isojson_state *st = isojson_get_state(module);
+    /* module_clear (gc at shutdown) may have run while a function object still
+     * refers to the module: its names and types are gone. */
+    if (st == NULL || st->JSONDecodeError == NULL || st->dumps.FragmentType == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "isojson: module state is gone (interpreter shutting down)");
+        return NULL;
+    }
+    return st;
+}
 
 /* errors.c: creates JSONDecodeError (subclass of the interpreter's
  * json.JSONDecodeError) into st and adds it and JSONEncodeError (TypeError)
@@ -88,11 +120,22 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
 PyObject *isojson_tape_of(PyObject *module, PyObject *data);
 PyObject *isojson_build_tape(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* loads_keys.c: set up and tear down the loads side's per-interpreter state
+ * (the key cache, st->key_cache, and the table of dict shapes,
+ * st->shape_cache). Called from module.c's exec slot and clear. */
+int isojson_loads_state_init(isojson_state *st);
+void isojson_loads_state_clear(isojson_state *st);
+
 /* dumps.c: set up and tear down isojson_dumps_state, and add Fragment (and any
  * other dumps-side names) to the module. Called from module.c's exec slot,
  * traverse and clear. */
 int isojson_dumps_state_init(PyObject *module, isojson_dumps_state *st);
 int isojson_dumps_state_traverse(isojson_dumps_state *st, visitproc visit, void *arg);
 void isojson_dumps_state_clear(isojson_dumps_state *st);
+
+/* fragment.c: the Fragment type, created into st and added to the module by
+ * isojson_dumps_state_init; dumps_fragment.c reads a fragment's contents. */
+int isojson_fragment_init(PyObject *module, isojson_dumps_state *st);
+PyObject *isojson_fragment_contents(PyObject *fragment);
 
 #endif

@@ -8,23 +8,13 @@
  * first loads/dumps, not at import.
  */
 #include "isojson.h"
-#include "loads.h"
 
-#define ISOJSON_VERSION "0.1.0"
-
-isojson_state *isojson_get_state(PyObject *module) { return (isojson_state *)PyModule_GetState(module); }
-
-isojson_state *isojson_live_state(PyObject *module)
-{
-    isojson_state *st = isojson_get_state(module);
-    /* module_clear (gc at shutdown) may have run while a function object still
-     * refers to the module: its names and types are gone. */
-    if (st == NULL || st->JSONDecodeError == NULL || st->dumps.FragmentType == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "isojson: module state is gone (interpreter shutting down)");
-        return NULL;
-    }
-    return st;
-}
+/* isojson's version has one source, pyproject.toml: the build passes it as
+ * -DISOJSON_VERSION="..." (build_backend/isojson_build/objects.py), to the
+ * engine as well. */
+#ifndef ISOJSON_VERSION
+#error "ISOJSON_VERSION is not defined: build isojson with its build backend (pip install ., make build)"
+#endif
 
 /* _backend(): the name of the backend in use (loads the engine). */
 static PyObject *module_backend(PyObject *module, PyObject *Py_UNUSED(ignored))
@@ -70,10 +60,37 @@ static PyObject *module_engine_version(PyObject *module, PyObject *Py_UNUSED(ign
     return PyUnicode_FromString(engine->version());
 }
 
+/* What help(isojson.loads) and help(isojson.dumps) show: the signature line
+ * (inspect reads it too) and what the call does, takes and raises. */
+PyDoc_STRVAR(loads_doc,
+             "loads(obj, /)\n--\n\n"
+             "Deserialize JSON to Python objects.\n\n"
+             "obj is the JSON text: bytes, bytearray or memoryview holding UTF-8, or str.\n"
+             "Returns dict, list, str, int, float, bool or None; an integer of more than\n"
+             "64 bits becomes an exact int. Of duplicate keys in an object the last wins.\n\n"
+             "Raises JSONDecodeError (a subclass of json.JSONDecodeError and ValueError,\n"
+             "with msg, pos, lineno and colno) for invalid JSON, invalid UTF-8, NaN or\n"
+             "Infinity, nesting deeper than 1024 levels, or obj of another type.");
+
+PyDoc_STRVAR(dumps_doc,
+             "dumps(obj, /, default=None, option=None)\n--\n\n"
+             "Serialize Python objects to JSON.\n\n"
+             "Returns UTF-8 JSON as bytes, compact unless option says otherwise; non-ASCII\n"
+             "text is written as it is, not escaped. Writes str, int, float, bool, None,\n"
+             "dict, list, tuple, dataclass instances, datetime, date, time, enum members,\n"
+             "uuid.UUID, Fragment, and numpy arrays and scalars with OPT_SERIALIZE_NUMPY.\n\n"
+             "default, when given, is called with each object of another type and returns\n"
+             "what to write in its place (or raises). option is OPT_* constants combined\n"
+             "with |, for example OPT_INDENT_2 | OPT_SORT_KEYS.\n\n"
+             "Raises JSONEncodeError (which is TypeError) for a type it cannot write, a\n"
+             "dict key that is not str (unless OPT_NON_STR_KEYS), an int beyond 53 bits\n"
+             "with OPT_STRICT_INTEGER, a str with surrogates, a circular reference or\n"
+             "nesting deeper than 254 levels, and an invalid option; an exception raised\n"
+             "by default is its __cause__.");
+
 static PyMethodDef module_functions[] = {
-    {"loads", (PyCFunction)isojson_loads, METH_O, "loads(obj, /)\n--\n\nDeserialize JSON to Python objects."},
-    {"dumps", (PyCFunction)(void (*)(void))isojson_dumps, METH_FASTCALL | METH_KEYWORDS,
-     "dumps(obj, /, default=None, option=None)\n--\n\nSerialize Python objects to JSON."},
+    {"loads", (PyCFunction)isojson_loads, METH_O, loads_doc},
+    {"dumps", (PyCFunction)(void (*)(void))isojson_dumps, METH_FASTCALL | METH_KEYWORDS, dumps_doc},
     {"_backend", module_backend, METH_NOARGS, "The name of the parser backend in use."},
     {"_backends", module_backends, METH_NOARGS, "The names of the parser backends compiled in, in rank order."},
     {"_engine_version", module_engine_version, METH_NOARGS, "The version of the Go engine library."},
@@ -83,19 +100,22 @@ static PyMethodDef module_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* orjson's option bits (api/options.go). */
+/* orjson's option bits (engine/isojson_engine.h), added to the module under
+ * orjson's names: OPTION(OPT_X) is {"OPT_X", ISOJSON_OPT_X}. */
+#define OPTION(name) {#name, ISOJSON_##name}
 static const struct {
     const char *name;
     long value;
 } options[] = {
-    {"OPT_APPEND_NEWLINE", 1 << 10},      {"OPT_INDENT_2", 1 << 0},
-    {"OPT_NAIVE_UTC", 1 << 1},            {"OPT_NON_STR_KEYS", 1 << 2},
-    {"OPT_OMIT_MICROSECONDS", 1 << 3},    {"OPT_PASSTHROUGH_DATACLASS", 1 << 11},
-    {"OPT_PASSTHROUGH_DATETIME", 1 << 9}, {"OPT_PASSTHROUGH_SUBCLASS", 1 << 8},
-    {"OPT_SERIALIZE_DATACLASS", 0},       {"OPT_SERIALIZE_NUMPY", 1 << 4},
-    {"OPT_SERIALIZE_UUID", 0},            {"OPT_SORT_KEYS", 1 << 5},
-    {"OPT_STRICT_INTEGER", 1 << 6},       {"OPT_UTC_Z", 1 << 7},
+    OPTION(OPT_APPEND_NEWLINE),       OPTION(OPT_INDENT_2),
+    OPTION(OPT_NAIVE_UTC),            OPTION(OPT_NON_STR_KEYS),
+    OPTION(OPT_OMIT_MICROSECONDS),    OPTION(OPT_PASSTHROUGH_DATACLASS),
+    OPTION(OPT_PASSTHROUGH_DATETIME), OPTION(OPT_PASSTHROUGH_SUBCLASS),
+    OPTION(OPT_SERIALIZE_DATACLASS),  OPTION(OPT_SERIALIZE_NUMPY),
+    OPTION(OPT_SERIALIZE_UUID),       OPTION(OPT_SORT_KEYS),
+    OPTION(OPT_STRICT_INTEGER),       OPTION(OPT_UTC_Z),
 };
+#undef OPTION
 
 /* Adds the functions with __module__ "isojson" (not "isojson._isojson"), so
  * that names and messages read like orjson's ("isojson.loads() takes ..."). */
@@ -122,7 +142,7 @@ static int module_exec(PyObject *module)
         return -1;
     if (isojson_errors_init(module, st) < 0)
         return -1;
-    if (isojson_keys_init(st) < 0)
+    if (isojson_loads_state_init(st) < 0)
         return -1;
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (PyModule_AddIntConstant(module, options[i].name, options[i].value) < 0)
@@ -147,7 +167,7 @@ static int module_clear(PyObject *module)
     if (st == NULL)
         return 0;
     Py_CLEAR(st->JSONDecodeError);
-    isojson_keys_clear(st);
+    isojson_loads_state_clear(st);
     isojson_dumps_state_clear(&st->dumps);
     return 0;
 }

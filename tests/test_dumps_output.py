@@ -1,5 +1,5 @@
 """How dumps puts its text into the bytes object it returns
-(pyshim/dumps_write.c): from a few KiB on, the engine writes straight into
+(pyshim/dumps/dumps_write.c): from a few KiB on, the engine writes straight into
 that object, created at a size estimated from the thread's previous call and
 grown through a callback (which takes the GIL back when the write runs
 without it) or cut to size at the end. Each test primes the estimate to be

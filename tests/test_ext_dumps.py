@@ -1,4 +1,4 @@
-"""The dumps side of the C extension (pyshim/dumps*.c, fragment.c): argument
+"""The dumps side of the C extension (pyshim/dumps/*.c, fragment.c): argument
 and option checks, limits, default=, Fragment, strings by width, big ints,
 the order of errors under OPT_SORT_KEYS, object lifetimes when default=
 mutates what is being walked, nested calls and threads. Every behaviour is
@@ -6,7 +6,10 @@ compared with orjson 3.13 itself, never with a hand-written expectation,
 except where isojson deliberately differs (ints beyond 64 bits)."""
 
 import gc
+import json
 import os
+import random
+import re
 import sys
 import threading
 
@@ -630,35 +633,68 @@ def test_no_leaks(name, call):
     assert sys.getallocatedblocks() - before < 50
 
 
-def test_deep_nesting_on_small_thread_stacks():
-    """The walk recurses; on a 256 KiB thread stack every nesting orjson
-    accepts works, and on a tiny one dumps raises instead of overflowing."""
-    specs = ["T" * 1024, "TL" * 512, "L" * 254, "D" * 254]
-    results = {}
+def smallest_thread_stack_size():
+    """The smallest thread stack this interpreter accepts, as its
+    threading.stack_size error names it: 53248 bytes for CPython 3.14's
+    release build here, 102400 for its debug build (Py_DEBUG)."""
+    old = threading.stack_size()
+    try:
+        threading.stack_size(4096)  # one page: below every interpreter's minimum
+    except ValueError as e:
+        m = re.fullmatch(r"size must be at least (\d+) bytes", str(e))
+        assert m, e
+        return int(m.group(1))
+    finally:
+        threading.stack_size(old)
+    raise AssertionError("threading.stack_size accepted a 4 KiB stack")
 
-    def work(size):
-        out = []
-        for spec in specs:
+
+NESTING_ON_THREADS = ["T" * 1024, "TL" * 512, "L" * 254, "D" * 254]
+
+
+def nesting_on_a_thread(size):
+    """dumps of each NESTING_ON_THREADS nesting on a new thread of size
+    bytes of stack: the length written, or the TypeError's message."""
+    out = []
+
+    def work():
+        for spec in NESTING_ON_THREADS:
             try:
                 out.append(len(isojson.dumps(build_nesting(spec))))
             except TypeError as e:
                 out.append(str(e))
-        results[size] = out
 
-    # The tiny stack: 64 KiB, or the platform's least when that is more (aarch64's glibc: 128 KiB,
-    # PTHREAD_STACK_MIN, for kernels with 64 KiB pages; below it threading.stack_size raises).
-    tiny = max(64 * 1024, os.sysconf("SC_THREAD_STACK_MIN"))
     old = threading.stack_size()
     try:
-        for size in (256 * 1024, tiny):
-            threading.stack_size(size)
-            t = threading.Thread(target=work, args=(size,))
-            t.start()
-            t.join()
+        threading.stack_size(size)
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
     finally:
         threading.stack_size(old)
-    assert results[256 * 1024] == [2049, 2049, 509, 1525]
-    assert all(r in (n, "Recursion limit reached") for r, n in zip(results[tiny], [2049, 2049, 509, 1525]))
+    return out
+
+
+def test_deep_nesting_on_small_thread_stacks():
+    """The walk recurses; on a 256 KiB thread stack every nesting orjson
+    accepts works, and on the smallest stack the interpreter accepts dumps
+    raises instead of overflowing. In a fresh process, smallest first: glibc
+    gives a new thread a cached stack up to four times the size asked for,
+    so after threads with larger stacks have ended (256 KiB is less than
+    four times the debug build's minimum) the small one would not be small."""
+    out = _util.run_python("""
+        import json, sys
+        import test_ext_dumps as t
+        smallest = t.smallest_thread_stack_size()
+        print(json.dumps([smallest, t.nesting_on_a_thread(smallest), t.nesting_on_a_thread(256 * 1024)]))
+    """, 120)
+    smallest, small, large = json.loads(out)
+    assert smallest <= 128 * 1024, smallest
+    want = [2049, 2049, 509, 1525]
+    assert large == want
+    assert len(small) == len(want), small
+    assert "Recursion limit reached" in small, small  # 1024 levels do not fit
+    assert all(r in (n, "Recursion limit reached") for r, n in zip(small, want)), small
 
 
 def test_dumps_in_own_gil_subinterpreters():
@@ -769,9 +805,8 @@ def test_sort_keys_prefixes_widths_and_sizes_as_orjson(size, option):
 @pytest.mark.parametrize("size", [2, 3])
 def test_sort_keys_equal_keys_keep_dict_order(size):
     # Under OPT_NON_STR_KEYS distinct keys can give the same text; in a
-    # small dict orjson keeps them in dict order (its unstable sort sorts
-    # short slices by insertion; large dicts with equal keys are not
-    # matched member for member).
+    # dict of up to 32 keys orjson keeps them in dict order (see
+    # SAME_TEXT_STABLE_UP_TO).
     doc = {}
     for i in range(size):
         doc[str(i % 7)] = f"s{i}"
@@ -779,6 +814,81 @@ def test_sort_keys_equal_keys_keep_dict_order(size):
         doc[str(i % 7 + 100 * (i // 7 + 1))] = f"t{i}"
     opt = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
     assert isojson.dumps(doc, option=opt) == orjson.dumps(doc, option=opt)
+
+
+# orjson sorts a dict's items with Rust's sort_unstable: slices of up to 32
+# items go to a stable small-slice sort, larger ones are first partitioned by
+# quicksort, which may swap two items of the same text; a slice already in
+# order is left as it is. isojson keeps same-text keys in dict order always
+# (README, "Differences from orjson").
+SAME_TEXT_STABLE_UP_TO = 32
+
+
+def same_text_dicts(n, count, seed):
+    """count seeded dicts of n keys in random order, 1 to n // 2 of them
+    pairs of keys with the same text (an int and its str), every value
+    distinct."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        pairs = rng.randint(1, n // 2)
+        keys = []
+        for i, x in enumerate(rng.sample(range(1000), n - pairs)):
+            keys += [x, str(x)] if i < pairs else [rng.choice((x, str(x)))]
+        rng.shuffle(keys)
+        out.append({k: i for i, k in enumerate(keys)})
+    return out
+
+
+def test_sort_keys_same_text_keys_as_orjson_up_to_32_keys():
+    opt = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    for n in range(2, SAME_TEXT_STABLE_UP_TO + 1):
+        for doc in same_text_dicts(n, 40, seed=n):
+            assert len(doc) == n
+            assert isojson.dumps(doc, option=opt) == orjson.dumps(doc, option=opt), doc
+    # Larger dicts whose keys are already in order (by text; either key of
+    # a pair first), one pair or all keys in pairs.
+    for n in (33, 34, 100, 1000):
+        for keys in ([str(i) for i in range(n - 1)] + [0], [0] + [str(i) for i in range(n - 1)],
+                     [y for x in range(n // 2) for y in (x, str(x))]):
+            doc = {k: i for i, k in enumerate(sorted(keys, key=str))}
+            assert isojson.dumps(doc, option=opt) == orjson.dumps(doc, option=opt), n
+
+
+def test_sort_keys_same_text_keys_may_differ_from_33_keys():
+    """From 33 keys on, one pair of same-text keys is enough for orjson's
+    order of the two to differ from isojson's (dict order); every other byte
+    is the same."""
+    opt = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    # "31", "30", ..., "0", then 0: orjson writes 0 first; with "31" left
+    # out (32 keys) it writes "0" first, as isojson does.
+    for n in (SAME_TEXT_STABLE_UP_TO, SAME_TEXT_STABLE_UP_TO + 1):
+        doc = {str(i): "str" for i in range(n - 2, -1, -1)}
+        doc[0] = "int"
+        assert len(doc) == n
+        got, want = isojson.dumps(doc, option=opt), orjson.dumps(doc, option=opt)
+        assert got.startswith(b'{"0":"str","0":"int","1":"str",'), got
+        if n <= SAME_TEXT_STABLE_UP_TO:
+            assert got == want
+        else:
+            assert want.startswith(b'{"0":"int","0":"str","1":"str",'), want
+            assert got.replace(b'"0":"str","0":"int"', b'"0":"int","0":"str"', 1) == want
+    # Random orders with one pair: a fifth or more differ at 33 and 40 keys,
+    # each only in the order of that pair (isojson's is dict order).
+    for n in (33, 40):
+        rng = random.Random(n)
+        differ = 0
+        for _ in range(200):
+            keys = rng.sample([str(i) for i in range(n - 1)] + [7], n)
+            doc = {k: i for i, k in enumerate(keys)}
+            got, want = isojson.dumps(doc, option=opt), orjson.dumps(doc, option=opt)
+            if got != want:
+                differ += 1
+                first, second = ("7", 7) if keys.index("7") < keys.index(7) else (7, "7")
+                in_order = b'"7":%d,"7":%d' % (doc[first], doc[second])
+                swapped = b'"7":%d,"7":%d' % (doc[second], doc[first])
+                assert in_order in got and got.replace(in_order, swapped, 1) == want, (got, want)
+        assert differ >= 20, (n, differ)
 
 
 @pytest.mark.parametrize("option", [orjson.OPT_SORT_KEYS, orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2,

@@ -1,5 +1,5 @@
-"""The dumps walk's fast paths (pyshim/dumps_internal.h, dumps_dict.c,
-dumps_list.c): dicts read from their table directly (every kind of table
+"""The dumps walk's fast paths (pyshim/dumps/dumps_cursor.h, dumps_dict.c,
+dumps_list.c, pyshim/cpython/dumps_dict_read.h): dicts read from their table directly (every kind of table
 CPython 3.14 makes), short containers written in place ("leaves") and what
 happens when default= changes a dict whose table the walk has read: the walk
 must read it again, as PyDict_Next would, and never the freed old table (the
@@ -258,7 +258,7 @@ def test_key_cache_forgets_keys_between_calls():
 
 @pytest.mark.parametrize("c", ["\x00", "\x1f", "\n", '"', "\\", " ", "\x7f", "/"])
 def test_ascii_strings_every_length_and_escape_position(c):
-    """The str scans (pyshim/dumps_scan.h): inline up to 64 bytes in one,
+    """The str scans (pyshim/dumps/dumps_scan.h): inline up to 64 bytes in one,
     two or four overlapping loads, then the out-of-line scan; one character to
     escape (or a harmless one) at every position of every length up to 100,
     as a list item, a dict value and a dict key, each a separate str object."""

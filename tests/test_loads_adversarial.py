@@ -1,4 +1,4 @@
-"""Adversarial tests of loads' object building (pyshim/loads.c, loads_build.c,
+"""Adversarial tests of loads' object building (pyshim/loads/loads.c, loads_build.c,
 loads_dict.c, loads_keys.c, loads_str.c): randomized differential tests
 against orjson on JSON *text* (repeated keys, keys equal only once unescaped,
 keys that fight over the key cache, strings of every width, deep nesting),
@@ -24,7 +24,7 @@ import _util
 from _util import isojson
 
 IS_ISOJSON = _util.MODULE_NAME == "isojson"
-# Where isojson fills dict tables directly (pyshim/loads_dict.h).
+# Where isojson fills dict tables directly (pyshim/cpython/loads_dict.h).
 DIRECT_EXPECTED = (IS_ISOJSON and sys.maxsize > 2**32 and not sysconfig.get_config_var("Py_GIL_DISABLED")
                    and not hasattr(sys, "gettotalrefcount")
                    and os.environ.get("ISOJSON_DICT_DIRECT") != "0")
@@ -631,7 +631,7 @@ def test_a_million_small_loads_do_not_grow():
 
 @pytest.mark.parametrize("n", [1, 5, 6, 7, 86, 342, 21845, 21846])
 def test_dumps_of_loaded_then_mutated_dicts(n):
-    """dumps reads dict tables directly too (pyshim/dumps_internal.h): the
+    """dumps reads dict tables directly too (pyshim/cpython/dumps_dict_read.h): the
     tables loads filled, after deletions (holes), growth and a non-str key,
     serialize as orjson serializes them."""
     doc = "{" + ",".join(f'"k{i}":[{i},"\\u00e9"]' for i in range(n)) + ',"k0":"again"}'

@@ -1,4 +1,4 @@
-"""Paths of the tape walk (pyshim/loads_build.c) that the other loads tests
+"""Paths of the tape walk (pyshim/loads/loads_build.c) that the other loads tests
 reach without looking at what they must keep: a failure in the middle of a
 dict that a shape is filling (whose table counts its entries only once the
 shape is done with), and dicts whose index slots are set at their first key

@@ -1,4 +1,4 @@
-"""The dicts and lists loads builds (pyshim/loads_build.c, loads_dict.c).
+"""The dicts and lists loads builds (pyshim/loads/loads_build.c, loads_dict.c).
 
 isojson fills a dict's hash table directly (a UNICODE table at its final size,
 as CPython's own BUILD_MAP makes it), after a once-per-process check against
@@ -27,7 +27,7 @@ from _util import isojson
 # The table-layout tests are about isojson's direct filling; the rest holds
 # for any module with orjson's loads.
 IS_ISOJSON = _util.MODULE_NAME == "isojson"
-# Where isojson fills tables directly (pyshim/loads_dict.h): CPython 3.14,
+# Where isojson fills tables directly (pyshim/cpython/loads_dict.h): CPython 3.14,
 # 64-bit, with the GIL, not a debug build (Py_REF_DEBUG), not turned off by ISOJSON_DICT_DIRECT=0.
 DIRECT = (IS_ISOJSON and sys.maxsize > 2**32 and not sysconfig.get_config_var("Py_GIL_DISABLED")
           and not hasattr(sys, "gettotalrefcount")

@@ -1,4 +1,4 @@
-"""loads builds its objects with the cyclic GC switched off (pyshim/loads.c,
+"""loads builds its objects with the cyclic GC switched off (pyshim/loads/loads.c,
 build_without_gc_scheduling): a loads whose result is dropped schedules no
 collection, a kept result still leads to one, and the GC's own state is always
 put back, also on errors and as seen from other threads."""

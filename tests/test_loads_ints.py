@@ -1,5 +1,5 @@
 """Repeated integers in one loads() call share one int object
-(pyshim/loads_ints.h): a small direct-mapped table, switched on after the
+(pyshim/loads/loads_ints.h): a small direct-mapped table, switched on after the
 first 16 ints beyond CPython's small-int range (and off again when fewer
 than a quarter of 64 lookups hit), holding a reference to each int it keeps
 until the call ends.
@@ -22,7 +22,7 @@ from _util import isojson
 
 IS_ISOJSON = _util.MODULE_NAME == "isojson"
 
-# The table's size and hash (pyshim/loads_ints.h), to pick colliding values.
+# The table's size and hash (pyshim/loads/loads_ints.h), to pick colliding values.
 SLOT_BITS = 8
 INTS_BEFORE_CACHE = 16
 

@@ -1,4 +1,4 @@
-"""Dicts built through shapes (pyshim/loads_shapes.h): arrays of records
+"""Dicts built through shapes (pyshim/loads/loads_shapes.h): arrays of records
 repeat the same keys in the same order, and isojson predicts them. A shape is
 made from the second dict of a (first key, member count) built member by
 member (the first one alive); later dicts with that first key and count compare each key's bytes
@@ -27,7 +27,7 @@ import _util
 from _util import isojson
 
 IS_ISOJSON = _util.MODULE_NAME == "isojson"
-# Where isojson fills tables directly (pyshim/loads_dict.h) and the layout
+# Where isojson fills tables directly (pyshim/cpython/loads_dict.h) and the layout
 # read below is CPython 3.14's.
 LAYOUT = (IS_ISOJSON and sys.version_info[:2] == (3, 14) and sys.maxsize > 2**32
           and not sysconfig.get_config_var("Py_GIL_DISABLED") and not hasattr(sys, "gettotalrefcount"))

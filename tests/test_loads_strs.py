@@ -1,4 +1,4 @@
-"""loads' str paths (pyshim/loads_str.c, loads_keys.c, loads_bytes.h): the
+"""loads' str paths (pyshim/loads/loads_str.c, loads_keys.c, loads_bytes.h): the
 inline compare, copy and hash of short strings at every length boundary, the
 UTF-8 → UCS1/UCS2/UCS4 decoders at every branch and position, the key cache
 (2-way sets: hits, eviction, refcounts, one cache per interpreter, freed with
@@ -128,8 +128,8 @@ def test_refcounts_of_cached_keys_and_values_are_stable():
     assert key == "refcount_key" and kept == isojson.loads(doc)
 
 
-# White box: the key cache's set index, ported from pyshim/loads_bytes.h
-# (isojson_bytes_hash, isojson_mix) and loads_keys.c (1024 sets of 2 ways),
+# White box: the key cache's set index, ported from pyshim/loads/loads_bytes.h
+# (loads_bytes_hash, loads_bytes_mix) and loads_keys.c (1024 sets of 2 ways),
 # to put three keys in one set. If the C hash changes, the first assertion
 # of the test below says so: update this port. (The port is the 128-bit
 # multiply path: a build with -DISOJSON_NO_INT128 fails this test only.)

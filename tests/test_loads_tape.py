@@ -1,14 +1,15 @@
-"""The build half of loads (pyshim/loads_build.c) on tapes a backend bug
+"""The build half of loads (pyshim/loads/loads_build.c) on tapes a backend bug
 could produce: it raises RuntimeError("isojson engine: malformed tape") or
 returns objects, and never reads outside the tape, its arena or the input.
 
 Valid JSON never makes such a tape, so the tests take real tapes apart
-through two private test hooks (pyshim/loads_tape.c): `_tape(data)` gives
+through two private test hooks (pyshim/loads/loads_tape.c): `_tape(data)` gives
 the engine's tape of data as (words, arena) bytes, `_build_tape(words,
 arena, data)` builds objects from one. The tape format is documented in
 backend/tape.go: a header word per entry, its kind in the top 8 bits."""
 
 import os
+import re
 import struct
 
 import pytest
@@ -23,12 +24,57 @@ if _util.MODULE_NAME == "isojson":
 
 MALFORMED = "isojson engine: malformed tape"
 
-# Kinds (backend/tape.go) and their entries' sizes in words.
-NULL, FALSE, TRUE, INT, UINT, FLOAT, ARRAY, OBJECT, STRING, BIGINT = range(1, 11)
+
+def engine_header_constants():
+    """The ISOJSON_* integer constants of the engine's C header
+    (pyshim/engine/isojson_engine.h): its #defines and enums. The header is
+    the C mirror of backend/tape.go that the engine's build checks against
+    the Go definitions (pyshim/engine/abi_check.go), so the layout used here
+    is the one both sides have, never a third copy."""
+    path = os.path.join(_util.REPO_DIR, "pyshim", "engine", "isojson_engine.h")
+    with open(path) as f:
+        text = re.sub(r"/\*.*?\*/", " ", f.read(), flags=re.S)
+    consts = {}
+
+    def value(expr):
+        expr = re.sub(r"\b(0x[0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", expr)
+        expr = re.sub(r"\bISOJSON_\w+\b", lambda m: str(consts[m.group(0)]), expr)
+        assert re.fullmatch(r"[\s\d()<<>>|&+\-~x0-9a-fA-F]*", expr), expr
+        return eval(expr)   # integers and operators only (checked above)
+
+    for name, expr in re.findall(r"^#define (ISOJSON_\w+)[ \t]+([^\n]+)$", text, flags=re.M):
+        try:
+            consts[name] = value(expr)
+        except (AssertionError, KeyError, SyntaxError):
+            pass   # not an integer constant
+    for body in re.findall(r"enum \w+ \{(.*?)\}", text, flags=re.S):
+        nxt = 0
+        for item in filter(None, (i.strip() for i in body.split(","))):
+            name, _, expr = (p.strip() for p in item.partition("="))
+            consts[name] = nxt = value(expr) if expr else nxt
+            nxt += 1
+    return consts
+
+
+C = engine_header_constants()
+# Kinds and their entries' sizes in words.
+NULL, FALSE, TRUE, INT, UINT, FLOAT = C["ISOJSON_NULL"], C["ISOJSON_FALSE"], C["ISOJSON_TRUE"], C["ISOJSON_INT"], C["ISOJSON_UINT"], C["ISOJSON_FLOAT"]
+ARRAY, OBJECT, STRING, BIGINT = C["ISOJSON_ARRAY"], C["ISOJSON_OBJECT"], C["ISOJSON_STRING"], C["ISOJSON_BIGINT"]
 WORDS = {NULL: 1, FALSE: 1, TRUE: 1, INT: 2, UINT: 2, FLOAT: 2, ARRAY: 2, OBJECT: 2, STRING: 3, BIGINT: 3}
-KIND_SHIFT, STORAGE_SHIFT = 56, 52
-LEN_MASK = (1 << 47) - 1
-INPUT, ARENA = 0, 1
+KIND_SHIFT, STORAGE_SHIFT = C["ISOJSON_KIND_SHIFT"], C["ISOJSON_STORAGE_SHIFT"]
+LEN_MASK = C["ISOJSON_LEN_MASK"]
+INPUT, ARENA = C["ISOJSON_INPUT"], C["ISOJSON_ARENA"]
+
+
+def test_the_tape_layout_is_read_from_the_engine_header():
+    # What the header reader must have found for this file to mean anything:
+    # the kinds 1 to ISOJSON_KIND_LAST in order, the shifts, masks and storages.
+    kinds = ["NULL", "FALSE", "TRUE", "INT", "UINT", "FLOAT", "ARRAY", "OBJECT", "STRING", "BIGINT", "RAW"]
+    assert [C["ISOJSON_" + k] for k in kinds] == list(range(1, C["ISOJSON_KIND_LAST"] + 1))
+    assert LEN_MASK == C["ISOJSON_CLEAN_BIT"] - 1 and C["ISOJSON_PAYLOAD_MASK"] == (1 << KIND_SHIFT) - 1
+    assert KIND_SHIFT > STORAGE_SHIFT > C["ISOJSON_CLASS_SHIFT"] > C["ISOJSON_WIDTH_SHIFT"] > 0
+    assert (INPUT, ARENA, C["ISOJSON_EXTERNAL"]) == (0, 1, 2)
+
 
 # Every kind of entry and of text: ints at the 64-bit edges and beyond,
 # floats, str of each width, from the input and (escaped) from the arena,
@@ -98,7 +144,7 @@ def test_an_unknown_kind_anywhere_is_malformed(name):
     data = doc(name)
     words, arena = tape(data)
     for i in entries(words):
-        for kind in (0, 11, 12, 13, 15, 16, 255):   # 11, 12: Raw and Plain, which only dumps makes
+        for kind in (0, 11, 12, 13, 15, 16, 255):   # 11: Raw, which only dumps makes; 12 and up: no kind
             bad = list(words)
             bad[i] = kind << KIND_SHIFT | bad[i] & ((1 << KIND_SHIFT) - 1)
             malformed(bad, arena, data)

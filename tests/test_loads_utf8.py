@@ -1,5 +1,5 @@
-"""loads' UTF-8 → str decoding (pyshim/loads_str.c and its SSSE3 kernel,
-pyshim/loads_utf8_simd.c): every character class (1-, 2-, 3- and 4-byte
+"""loads' UTF-8 → str decoding (pyshim/loads/loads_str.c and its SSSE3 kernel,
+pyshim/loads/loads_utf8_simd.c): every character class (1-, 2-, 3- and 4-byte
 UTF-8; Latin-1, BMP and astral results) at every position relative to the
 kernel's 16-byte loads and 64-byte mask blocks, in strings of 0..100
 characters of every fill class, and random mixes, against bytes.decode and

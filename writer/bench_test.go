@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -96,7 +97,7 @@ func BenchmarkWriteUCS2(b *testing.B) {
 }
 
 // pythonTape rewrites the String entries of a corpus tape the way the
-// extension's dumps hands them over (pyshim/dumps_str.c): every string
+// extension's dumps hands them over (pyshim/dumps/dumps_str.c): every string
 // points into memory the tape does not own; ASCII text as UTF-8, other text
 // in CPython's own 1-, 2- or 4-byte layout (a str that orjson.loads made
 // has no cached UTF-8), or, when cachedUTF8, as UTF-8 (a str that
@@ -193,4 +194,69 @@ func BenchmarkWritePython(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkWriteItems writes lists of 20,000 items of one kind, as dumps
+// hands them over: the writer's cost per item, apart from the corpus.
+func BenchmarkWriteItems(b *testing.B) {
+	items := map[string]func(i int) string{
+		"ints":     func(i int) string { return strconv.Itoa(i) },
+		"bigints":  func(i int) string { return strconv.Itoa(i*7919*104729*1299709 - 1e15) },
+		"bools":    func(i int) string { return [2]string{"true", "null"}[i&1] },
+		"empty":    func(i int) string { return "[]" },
+		"floats":   func(i int) string { return strconv.FormatFloat(float64(i)*0.37, 'g', -1, 64) },
+		"records":  func(i int) string { return `{"id":` + strconv.Itoa(i) + `,"ok":true,"tags":[],"n":null}` },
+		"intlists": func(i int) string { return "[" + strconv.Itoa(i) + "," + strconv.Itoa(i+1) + "]" },
+	}
+	for _, name := range []string{"ints", "bigints", "bools", "empty", "floats", "records", "intlists"} {
+		parts := make([]string, 20000)
+		for i := range parts {
+			parts[i] = items[name](i)
+		}
+		src := []byte("[" + strings.Join(parts, ",") + "]")
+		tp := &backend.Tape{}
+		if err := (scalar.Parser{}).Parse(src, tp); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			out := Append(nil, tp, src, 0)
+			if !bytes.Equal(out, src) {
+				b.Fatalf("wrote %.80q..., want %.80q...", out, src)
+			}
+			b.SetBytes(int64(len(out)))
+			loopCPU(b, int64(len(out)), func() { out = Append(out[:0], tp, src, 0) })
+		})
+	}
+}
+
+// BenchmarkWriteLongString writes one long ASCII string (1 MiB) held
+// External, as dumps hands over a str: clean (a copy), or with one escape at
+// its end (the escape kernel's scan of the whole text), and, as the floor,
+// a plain copy of the same bytes. The output buffer is kept between calls,
+// so the figures leave out the first touch of new memory.
+func BenchmarkWriteLongString(b *testing.B) {
+	const n = 1 << 20
+	text := bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog "), n/44+1)[:n]
+	escaped := append(append([]byte{}, text[:n-1]...), '\n')
+	for _, tc := range []struct {
+		name  string
+		text  []byte
+		clean bool
+	}{{"clean", text, true}, {"escaped", escaped, false}} {
+		tp := &backend.Tape{}
+		tp.Words = append(tp.Words,
+			backend.RefHeader(backend.KindString, backend.StorageExternal, backend.ClassASCII, backend.WidthUTF8, tc.clean, n),
+			uint64(uintptr(unsafe.Pointer(unsafe.SliceData(tc.text)))), n)
+		b.Run(tc.name, func(b *testing.B) {
+			out := Append(nil, tp, nil, 0)
+			b.SetBytes(int64(len(out)))
+			loopCPU(b, int64(len(out)), func() { out = Append(out[:0], tp, nil, 0) })
+			runtime.KeepAlive(tc.text)
+		})
+	}
+	b.Run("copy", func(b *testing.B) {
+		out := make([]byte, n+2)
+		b.SetBytes(n)
+		loopCPU(b, n, func() { copy(out[1:], text) })
+	})
 }

@@ -177,10 +177,15 @@ func checkLatin1(t *testing.T, s []byte) {
 		rs[i] = rune(c)
 	}
 	want := runesReference([]byte("x"), rs, false)
-	dst := make([]byte, 1, 1+maxEscapeLen*len(s))
-	dst[0] = 'x'
-	if got := transcodeLatin1(dst, s); !bytes.Equal(got, want) {
-		t.Fatalf("transcodeLatin1(%x)\n got %q\nwant %q", s, got, want)
+	simd := useSSSE3
+	defer func() { useSSSE3 = simd }()
+	for _, kernel := range []bool{simd, false} {
+		useSSSE3 = kernel
+		dst := make([]byte, 1, 1+maxEscapeLen*len(s))
+		dst[0] = 'x'
+		if got := transcodeLatin1(dst, s); !bytes.Equal(got, want) {
+			t.Fatalf("transcodeLatin1(%x) kernel %v\n got %q\nwant %q", s, kernel, got, want)
+		}
 	}
 }
 
@@ -196,6 +201,18 @@ func TestTranscodeLatin1MatchesReference(t *testing.T) {
 					checkLatin1(t, s)
 				}
 			}
+		}
+	}
+	// Every pattern of ASCII and non-ASCII bytes in a block of 8 (the
+	// kernel's shuffles), after 0 to 8 bytes, with a tail of 0 to 9.
+	for mask := range 256 {
+		for pre := range 9 {
+			s := bytes.Repeat([]byte{'b'}, pre)
+			for k := range 8 {
+				s = append(s, [2]byte{'a', byte(0x80 + 17*k)}[mask>>k&1])
+			}
+			s = append(s, "\xff\xe9z\x80ab\xc0cd"[:pre]...)
+			checkLatin1(t, s)
 		}
 	}
 	r := rand.New(rand.NewPCG(3, 4))

@@ -127,7 +127,7 @@ func (e *encoder) indented(buf []byte, i int) ([]byte, int) {
 				continue
 			}
 			goto key
-		case backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+		case backend.KindBigInt, backend.KindRaw:
 			buf = e.textTo(buf, k, i)
 			i += backend.RefWords
 		default:

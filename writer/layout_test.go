@@ -151,8 +151,8 @@ func TestRefKinds(t *testing.T) {
 	at := tp.OpenContainer(backend.KindArray)
 	// StorageInput, not clean: escaped.
 	tp.AppendRef(backend.KindString, backend.Ref{Storage: backend.StorageInput, Len: 5, Where: 2})
-	// Plain: quoted, never escaped. Raw and BigInt: verbatim.
-	tp.AppendRef(backend.KindPlain, backend.Ref{Storage: backend.StorageInput, Len: 2, Where: 0})
+	// Clean: quoted, never escaped. Raw and BigInt: verbatim.
+	tp.AppendRef(backend.KindString, backend.Ref{Storage: backend.StorageInput, Len: 2, Where: 0, Clean: true})
 	tp.AppendRef(backend.KindRaw, backend.Ref{Storage: backend.StorageInput, Len: 5, Where: 2})
 	tp.AppendRef(backend.KindBigInt, backend.Ref{Storage: backend.StorageInput, Len: 23, Where: 7})
 	tp.CloseContainer(at, 4)

@@ -113,7 +113,7 @@ func (e *encoder) compareKeys(a, b int) int {
 // entry (never produced) sorts as empty.
 func (e *encoder) keyUTF8(h uint64, i int) []byte {
 	switch backend.Kind(h >> backend.KindShift) {
-	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+	case backend.KindString, backend.KindBigInt, backend.KindRaw:
 		return e.utf8(h, i, int(h&backend.LenMask))
 	}
 	return nil

@@ -7,8 +7,8 @@ import (
 	"github.com/isojson/isojson/backend"
 )
 
-// text writes the ref entry at i, of kind k: a String quoted and escaped,
-// a Plain quoted as is, a BigInt or Raw as is.
+// text writes the ref entry at i, of kind k: a String quoted and escaped
+// (unless Clean), a BigInt or Raw as is.
 func (e *encoder) text(k backend.Kind, i int) {
 	h := e.words[i]
 	n := int(h & backend.LenMask)
@@ -30,7 +30,7 @@ func (e *encoder) text(k backend.Kind, i int) {
 		return
 	}
 	width := backend.Width(h >> backend.WidthShift & 3)
-	quoted := k == backend.KindString || k == backend.KindPlain
+	quoted := k == backend.KindString
 	escape := k == backend.KindString && h&backend.CleanBit == 0
 	if width == backend.WidthUTF8 {
 		s := e.utf8(h, i, n)

@@ -221,7 +221,8 @@ func escapeUnitUCS4(p unsafe.Pointer, out []byte, d int, c uint32, escape bool) 
 // caller has reserved maxEscapeLen×len(s) bytes.
 func transcodeLatin1(dst, s []byte) []byte {
 	p := freeSpace(dst, len(s))
-	d, i := 0, 0
+	// The SSSE3 kernel (amd64) takes every whole block of 8 bytes.
+	i, d := latin1Blocks(p, s)
 	for ; i+8 <= len(s); i += 8 {
 		w := binary.LittleEndian.Uint64(s[i:])
 		if w&msb == 0 {

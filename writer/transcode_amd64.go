@@ -22,13 +22,23 @@ func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable, escape bo
 // which of its units are ASCII (bit k: unit k of the half), and the length
 // of the result. The assembly reads it at fixed offsets: masks at 0, lens
 // at 1024.
+//
+// masks2 and lens2 are the same for a mix of ASCII and 2-byte characters,
+// from one register of 16-bit lanes (a 2-byte character's two bytes, an
+// ASCII unit's one byte in the low half).
 type ucs2MixTable struct {
-	masks [2][16][2][16]byte // [half][ascii][register]
-	lens  [16]byte           // [ascii]
+	masks  [2][16][2][16]byte // [half][ascii][register]
+	lens   [16]byte           // [ascii]
+	masks2 [2][16][16]byte    // [half][ascii]
+	lens2  [16]byte           // [ascii]
 }
 
 // The assembly's offsets, checked when compiling: an index out of range.
-var _ = [1]int{}[unsafe.Offsetof(ucs2MixTable{}.lens)-1024]
+var (
+	_ = [1]int{}[unsafe.Offsetof(ucs2MixTable{}.lens)-1024]
+	_ = [1]int{}[unsafe.Offsetof(ucs2MixTable{}.masks2)-1040]
+	_ = [1]int{}[unsafe.Offsetof(ucs2MixTable{}.lens2)-1552]
+)
 
 var ucs2Mix = func() (t ucs2MixTable) {
 	const zero = 0x80 // a shuffle index with the top bit set gives 0
@@ -50,6 +60,23 @@ var ucs2Mix = func() (t ucs2MixTable) {
 				n += 3
 			}
 			t.lens[ascii] = byte(n)
+			m2 := &t.masks2[half][ascii]
+			for j := range 16 {
+				m2[j] = zero
+			}
+			n = 0
+			for k := range 4 {
+				u := byte(4*half + k)
+				m2[n] = 2 * u
+				n++
+				if ascii>>k&1 == 0 {
+					m2[n] = 2*u + 1
+					n++
+				}
+			}
+			if half == 0 {
+				t.lens2[ascii] = byte(n)
+			}
 		}
 	}
 	return t
@@ -65,4 +92,20 @@ func ucs2Blocks(p unsafe.Pointer, s []uint16, escape bool) (read, written int) {
 		return 0, 0
 	}
 	return ucs2ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix, escape)
+}
+
+// latin1ToUTF8SSSE3 is in transcode_amd64.s.
+//
+//go:noescape
+func latin1ToUTF8SSSE3(dst, src *byte, n int, mix *ucs2MixTable) (read, written int)
+
+// latin1Blocks transcodes the leading whole blocks of 8 bytes of the
+// Latin-1 text s (no escaping) to p, and returns the bytes read and
+// written; it reads nothing when the CPU lacks SSSE3. p has room for
+// maxEscapeLen bytes a byte of s.
+func latin1Blocks(p unsafe.Pointer, s []byte) (read, written int) {
+	if !useSSSE3 || len(s) < 8 {
+		return 0, 0
+	}
+	return latin1ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix)
 }

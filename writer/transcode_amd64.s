@@ -3,9 +3,11 @@
 // func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable, escape bool) (read, written int)
 //
 // Transcodes blocks of 8 UCS2 units from src while each block holds only
-// ASCII and 3-byte characters (U+0800 to U+FFFF, no surrogates): all ASCII
-// (8 bytes out), all 3-byte (24 bytes out) or a mix (each half of 4 units
-// compressed with a shuffle from mix, chosen by which units are ASCII). It
+// ASCII and 3-byte characters (U+0800 to U+FFFF, no surrogates), or only
+// ASCII and 2-byte ones (U+0080 to U+07FF): all ASCII (8 bytes out), all
+// 3-byte (24 bytes out), all 2-byte (16 bytes out) or a mix (each half of
+// 4 units compressed with a shuffle from mix, chosen by which units are
+// ASCII). A block mixing 2- and 3-byte characters stops it. It
 // stops at the first other block or when fewer than 8 units are left, and
 // returns the units read and the bytes written. The result is at most 3
 // bytes a unit read; the stores reach at most 28 bytes past it, within the
@@ -131,7 +133,7 @@ mixed:
 	POR      X3, X4
 	PMOVMSKB X4, AX
 	TESTL    AX, AX
-	JNZ      done
+	JNZ      two
 
 	// The 3-byte forms, with an ASCII unit's own value as its first
 	// byte: X3 = first bytes and second bytes, X5 = third bytes.
@@ -190,6 +192,68 @@ mixed:
 	SUBQ     $8, CX
 	JMP      loop
 
+two:
+	// 2-byte characters (U+0080 to U+07FF: Cyrillic, Greek, Hebrew,
+	// Arabic, accented Latin) alone or mixed with ASCII: every unit
+	// below U+0800 (X2), which also rules out surrogates.
+	PMOVMSKB X2, AX
+	CMPL     AX, $0xffff
+	JNE      done
+	// The two bytes of each unit c in its 16-bit lane, first byte low:
+	// 0xc0|c>>6, 0x80|c&0x3f.
+	MOVO     X0, X3
+	PSRLW    $6, X3
+	MOVOU    ucs2_00c0<>(SB), X5
+	POR      X5, X3
+	MOVO     X0, X4
+	PAND     X12, X4
+	POR      X13, X4
+	PSLLW    $8, X4
+	POR      X4, X3
+	PMOVMSKB X1, AX
+	TESTL    AX, AX
+	JNZ      twomixed
+	// All 2-byte: 16 bytes out.
+	MOVOU    X3, (DI)
+	ADDQ     $16, SI
+	ADDQ     $16, DI
+	SUBQ     $8, CX
+	JMP      loop
+
+twomixed:
+	// An ASCII unit's lane is its own value, one byte: each half of 4
+	// units is compressed with the shuffle mix.masks2[half][AX&15], of
+	// length mix.lens2[AX&15], AX bit k being unit k is ASCII.
+	MOVO     X1, X4
+	PANDN    X3, X4
+	MOVO     X0, X5
+	PAND     X1, X5
+	POR      X5, X4
+	PACKSSWB X1, X1
+	PMOVMSKB X1, AX
+	MOVQ     AX, BX
+	ANDQ     $15, BX
+	MOVQ     BX, DX
+	SHLQ     $4, DX
+	MOVO     X4, X2
+	MOVOU    1040(R10)(DX*1), X5
+	PSHUFB   X5, X2
+	MOVOU    X2, (DI)
+	MOVBQZX  1552(R10)(BX*1), BX
+	ADDQ     BX, DI
+	SHRQ     $4, AX
+	ANDQ     $15, AX
+	MOVQ     AX, DX
+	SHLQ     $4, DX
+	MOVOU    1296(R10)(DX*1), X5
+	PSHUFB   X5, X4
+	MOVOU    X4, (DI)
+	MOVBQZX  1552(R10)(AX*1), AX
+	ADDQ     AX, DI
+	ADDQ     $16, SI
+	SUBQ     $8, CX
+	JMP      loop
+
 done:
 	SUBQ R9, SI
 	SHRQ $1, SI
@@ -210,6 +274,9 @@ GLOBL ucs2_d800<>(SB), RODATA|NOPTR, $16
 DATA ucs2_00e0<>+0(SB)/8, $0x00e000e000e000e0
 DATA ucs2_00e0<>+8(SB)/8, $0x00e000e000e000e0
 GLOBL ucs2_00e0<>(SB), RODATA|NOPTR, $16
+DATA ucs2_00c0<>+0(SB)/8, $0x00c000c000c000c0
+DATA ucs2_00c0<>+8(SB)/8, $0x00c000c000c000c0
+GLOBL ucs2_00c0<>(SB), RODATA|NOPTR, $16
 DATA ucs2_003f<>+0(SB)/8, $0x003f003f003f003f
 DATA ucs2_003f<>+8(SB)/8, $0x003f003f003f003f
 GLOBL ucs2_003f<>(SB), RODATA|NOPTR, $16
@@ -241,3 +308,100 @@ GLOBL ucs2_shufC<>(SB), RODATA|NOPTR, $16
 DATA ucs2_shufD<>+0(SB)/8, $0x0780800680800580
 DATA ucs2_shufD<>+8(SB)/8, $0x8080808080808080
 GLOBL ucs2_shufD<>(SB), RODATA|NOPTR, $16
+
+// func latin1ToUTF8SSSE3(dst *byte, src *byte, n int, mix *ucs2MixTable) (read, written int)
+//
+// Transcodes the Latin-1 (UCS1) text src to UTF-8 in blocks of 8 bytes
+// while at least 8 are left, and returns the bytes read and written. Each
+// block is widened to 8 UCS2 units, all of them ASCII or 2-byte characters,
+// and written as ucs2ToUTF8SSSE3 writes those: 8 bytes for all ASCII, 16
+// for none, else each half compressed with mix.masks2. No escaping (the
+// caller's text is Clean). The output is at most 2 bytes a byte read; the
+// stores reach at most 16 bytes past it, within the 6 bytes a unit
+// (maxEscapeLen) the caller has reserved.
+TEXT ·latin1ToUTF8SSSE3(SB), NOSPLIT, $0-48
+	MOVQ  dst+0(FP), DI
+	MOVQ  src+8(FP), SI
+	MOVQ  n+16(FP), CX
+	MOVQ  mix+24(FP), R10
+	MOVQ  DI, R8
+	MOVQ  SI, R9
+	PXOR  X7, X7
+	MOVOU ucs2_ff80<>(SB), X8
+	MOVOU ucs2_00c0<>(SB), X11
+	MOVOU ucs2_003f<>(SB), X12
+	MOVOU ucs2_0080<>(SB), X13
+
+l1loop:
+	CMPQ      CX, $8
+	JLT       l1done
+	MOVQ      (SI), X0
+	PUNPCKLBW X7, X0
+	MOVO      X0, X1
+	PAND      X8, X1
+	PCMPEQW   X7, X1          // X1: the ASCII units
+	PMOVMSKB  X1, AX
+	CMPL      AX, $0xffff
+	JNE       l1two
+	PACKUSWB  X0, X0
+	MOVQ      X0, (DI)
+	ADDQ      $8, SI
+	ADDQ      $8, DI
+	SUBQ      $8, CX
+	JMP       l1loop
+
+l1two:
+	// Each unit's two bytes in its lane: 0xc0|c>>6, 0x80|c&0x3f.
+	MOVO     X0, X3
+	PSRLW    $6, X3
+	POR      X11, X3
+	MOVO     X0, X4
+	PAND     X12, X4
+	POR      X13, X4
+	PSLLW    $8, X4
+	POR      X4, X3
+	TESTL    AX, AX
+	JNZ      l1mixed
+	MOVOU    X3, (DI)
+	ADDQ     $8, SI
+	ADDQ     $16, DI
+	SUBQ     $8, CX
+	JMP      l1loop
+
+l1mixed:
+	MOVO     X1, X4
+	PANDN    X3, X4
+	MOVO     X0, X5
+	PAND     X1, X5
+	POR      X5, X4
+	PACKSSWB X1, X1
+	PMOVMSKB X1, AX
+	MOVQ     AX, BX
+	ANDQ     $15, BX
+	MOVQ     BX, DX
+	SHLQ     $4, DX
+	MOVO     X4, X2
+	MOVOU    1040(R10)(DX*1), X5
+	PSHUFB   X5, X2
+	MOVOU    X2, (DI)
+	MOVBQZX  1552(R10)(BX*1), BX
+	ADDQ     BX, DI
+	SHRQ     $4, AX
+	ANDQ     $15, AX
+	MOVQ     AX, DX
+	SHLQ     $4, DX
+	MOVOU    1296(R10)(DX*1), X5
+	PSHUFB   X5, X4
+	MOVOU    X4, (DI)
+	MOVBQZX  1552(R10)(AX*1), AX
+	ADDQ     AX, DI
+	ADDQ     $8, SI
+	SUBQ     $8, CX
+	JMP      l1loop
+
+l1done:
+	SUBQ R9, SI
+	SUBQ R8, DI
+	MOVQ SI, read+32(FP)
+	MOVQ DI, written+40(FP)
+	RET

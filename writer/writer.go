@@ -62,7 +62,7 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 		}
 	} else {
 		// Sorted here only for Go callers: the extension sorts in C
-		// (pyshim/dumps_sort.c) and clears SortKeys.
+		// (pyshim/dumps/dumps_sort.c) and clears SortKeys.
 		e.indent = flags&Indent2 != 0
 		e.sort = flags&SortKeys != 0
 		e.general(0, 0)
@@ -282,6 +282,10 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			}
 			i += backend.RefWords
 		case backend.KindInt:
+			if top&1 == 0 { // in an array: the run of leaves from here (leafRun)
+				buf, i = e.leafRun(buf, i, top)
+				break
+			}
 			if v := int64(e.words[i+1]); v >= 0 {
 				buf = appendUint(buf, uint64(v)) // one call, not two
 			} else {
@@ -291,9 +295,17 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 		case backend.KindFloat:
 			buf, i = e.floatRun(buf, i, top)
 		case backend.KindUint:
+			if top&1 == 0 { // in an array: the run of leaves from here (leafRun)
+				buf, i = e.leafRun(buf, i, top)
+				break
+			}
 			buf = appendUint(buf, e.words[i+1])
 			i += backend.NumberWords
 		case backend.KindNull, backend.KindTrue, backend.KindFalse:
+			if top&1 == 0 { // in an array: the run of leaves from here (leafRun)
+				buf, i = e.leafRun(buf, i, top)
+				break
+			}
 			// Stored as one word (the room is there).
 			l := len(buf)
 			lit := &literals[k-backend.KindNull]
@@ -307,6 +319,10 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 			isObj := int(k - backend.KindArray) // 1 for an object
 			open := byte('[' + 0x20*isObj)      // '{' is '[' + 0x20
 			if inner <= i {
+				if top&1 == 0 { // in an array: the run of leaves from here
+					buf, i = e.leafRun(buf, i-backend.ContainerWords, top)
+					break
+				}
 				// Empty ('[' + 2 is ']', '{' + 2 is '}').
 				buf = buf[:l+2]
 				buf[l], buf[l+1] = open, open+2
@@ -334,7 +350,7 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 				buf = e.textTo(buf, k, i)
 			}
 			i += backend.RefWords
-		case backend.KindBigInt, backend.KindPlain:
+		case backend.KindBigInt:
 			buf = e.textTo(buf, k, i)
 			i += backend.RefWords
 		default:
@@ -488,7 +504,7 @@ func (e *encoder) textAddr(h uint64, i, n int) unsafe.Pointer {
 func (e *encoder) key(i int) int {
 	k := backend.Kind(e.words[i] >> backend.KindShift)
 	switch k {
-	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+	case backend.KindString, backend.KindBigInt, backend.KindRaw:
 		e.text(k, i)
 		return i + backend.RefWords
 	}
@@ -522,7 +538,7 @@ func (e *encoder) general(i, depth int) int {
 	h := e.words[i]
 	k := backend.Kind(h >> backend.KindShift)
 	switch k {
-	case backend.KindString, backend.KindBigInt, backend.KindRaw, backend.KindPlain:
+	case backend.KindString, backend.KindBigInt, backend.KindRaw:
 		e.text(k, i)
 		return i + backend.RefWords
 	case backend.KindArray:

@@ -111,6 +111,9 @@ valueReserved: // i < n, room for the value's entry
 		}
 	case '[', '{':
 		if depth >= backend.MaxDepth {
+			if i+1 == n { // the too-deep container's first byte ends the input: see backend.MsgDepth
+				return failEnd(src)
+			}
 			return fail(src, i+1, backend.MsgDepth)
 		}
 		depth++

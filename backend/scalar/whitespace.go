@@ -21,22 +21,34 @@ func skipSpace(src []byte, i int) int {
 }
 
 func skipSpaceRun(src []byte, i int) int {
-	// A newline before indentation (most runs of a pretty-printed
+	// A line end before indentation (most runs of a pretty-printed
 	// document: the one space after a member's colon is skipped in
-	// parse), else the one space after a comma of ", ".
+	// parse): "\n", "\r\n" or " \n" (a space left before it); else the one
+	// space after a comma of ", ".
 	if i+1 < len(src) {
-		if c := src[i]; c == '\n' {
+		switch c := src[i]; c {
+		case '\n':
 			i++
-		} else if c == ' ' && src[i+1] > ' ' {
-			return i + 1
+		case ' ':
+			if src[i+1] > ' ' {
+				return i + 1
+			}
+			if src[i+1] == '\n' {
+				i += 2
+			}
+		case '\r':
+			if src[i+1] == '\n' {
+				i += 2
+			}
 		}
 	}
 	// Indentation of up to 32 spaces (citm_catalog's 24 and 28, nesting 6
 	// or 7 deep by 4) is counted from four words with no branch but the
-	// last: each pair as below, then the pairs the same way.
+	// last: each pair as below, then the pairs the same way. (A tab or
+	// anything else first goes to the word loop at once.)
 	// The 32 bytes are resliced once, so that the loads at constant
 	// offsets and the test of the byte at k < 32 need no bounds checks.
-	if i+32 <= len(src) {
+	if i+32 <= len(src) && src[i] == ' ' {
 		b := src[i : i+32 : i+32]
 		k1 := bits.TrailingZeros64(load64(b, 0)^ones*' ') >> 3
 		k2 := bits.TrailingZeros64(load64(b, 8)^ones*' ') >> 3
@@ -47,27 +59,34 @@ func skipSpaceRun(src []byte, i int) int {
 		if k < 32 && b[k&31] > ' ' {
 			return i + k
 		}
+		i += k // the spaces counted (all 32, or up to other white space)
 	}
-	// Indentation is usually under 16 spaces: count the leading spaces of
-	// two words without a branch on the first (tz(0)/8 = 8).
-	for i+16 <= len(src) {
-		b := src[i : i+16 : i+16] // as above: no bounds checks below
-		k1 := bits.TrailingZeros64(load64(b, 0)^ones*' ') >> 3
-		k2 := bits.TrailingZeros64(load64(b, 8)^ones*' ') >> 3
-		k := k1 + k2&-(k1>>3)
-		if k == 16 {
-			i += 16
-			continue
+	// Any other mix of the four (tabs, \r\n, a space before the line
+	// end, blank lines, long indentation): a word at a time.
+	for i+8 <= len(src) {
+		if m := notSpace(load64(src, i)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
-		if c := b[k&15]; c > ' ' || !isSpace[c] {
-			return i + k
-		}
-		i += k + 1 // \t, \n or \r
+		i += 8
 	}
 	for i < len(src) && isSpace[src[i]] {
 		i++
 	}
 	return i
+}
+
+// notSpace flags (in each byte's high bit) exactly the bytes of w that are
+// not JSON whitespace (' ', '\t', '\n', '\r'). With the high bits cleared
+// first, l ^ c + 0x7F sets a byte's high bit unless the byte was c, and no
+// sum leaves its byte; w's own high bits flag the bytes >= 0x80.
+func notSpace(w uint64) uint64 {
+	const low7 = ones * 0x7F
+	l := w & low7
+	sp := (l ^ ones*' ') + low7
+	tab := (l ^ ones*'\t') + low7
+	nl := (l ^ ones*'\n') + low7
+	cr := (l ^ ones*'\r') + low7
+	return (sp&tab&nl&cr | w) & highs
 }
 
 // nlSpaces is a newline then seven spaces as load64 reads them: the first

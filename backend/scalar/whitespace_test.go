@@ -22,6 +22,30 @@ func TestSkipSpace(t *testing.T) {
 		}
 	}
 	ends := []byte{'"', 'x', '}', '\t', '\n', '\r', 0x0b, 0x0c, 0, 0x80, 0xff}
+	// Every line end and indentation style: the line end at src[0] (check
+	// src, 1 starts inside it), k bytes of indentation, then e.
+	for _, style := range []struct{ eol, fill string }{
+		{"\n", " "}, {"\n", "\t"}, {"\r\n", " "}, {"\r\n", "\t"}, {" \n", " "}, {" \n", "\t"},
+		{"\n\n", " "}, {"\n", " \t"}, {"\t", " "},
+	} {
+		for k := 0; k <= 80; k++ {
+			for _, e := range ends {
+				for _, tail := range []int{0, 1, 7, 31, 40} {
+					src := []byte(style.eol)
+					for range k {
+						src = append(src, style.fill[k%len(style.fill)])
+					}
+					src = append(src, e)
+					for range tail {
+						src = append(src, 'y')
+					}
+					check(src, 0)
+					check(src, 1)
+					check(src[:len(style.eol)+k], 0) // input ending in the run
+				}
+			}
+		}
+	}
 	for k := 0; k <= 80; k++ {
 		for _, e := range ends {
 			for _, tail := range []int{0, 1, 7, 31, 40} {

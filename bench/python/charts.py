@@ -1,4 +1,4 @@
-"""The two charts of bench/results (matplotlib, Agg: no display needed)."""
+"""The charts of bench/results (matplotlib, Agg: no display needed)."""
 
 import matplotlib
 
@@ -87,6 +87,51 @@ def backends(results: dict, path: str) -> None:
     ax.legend(fontsize=8, frameon=False)
     ax.set_ylim(0, ax.get_ylim()[1] * 1.12)
     ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+# Bars of the set's chart: every library but the reference, orjson (the line at 1).
+_ROW_COLORS = {"isojson": "#1f77b4", "msgspec": "#2ca02c", "json": "#9e9e9e", "ujson": "#8c564b"}
+
+
+def rows(results: dict, path: str) -> None:
+    """The benchmark set: one panel per direction, one group of bars per row,
+    one bar per library; x: time per call ÷ orjson's, log scale (left of the
+    line at 1 is faster than orjson)."""
+    entries = results.get("rows", [])
+    libs = [lib for lib in report.set_libraries(results) if lib in _ROW_COLORS and lib != "ujson"]
+    ops = [op for op in ("loads", "dumps") if any(e["op"] == op for e in entries)]
+    height = max(len([e for e in entries if e["op"] == op]) for op in ops) if ops else 1
+    fig, axes = plt.subplots(1, max(1, len(ops)), figsize=(12, 1.2 + 0.24 * height), dpi=100, squeeze=False)
+    bar = 0.8 / max(1, len(libs))
+    for ax, op in zip(axes[0], ops):
+        es = [e for e in entries if e["op"] == op]
+        for i, lib in enumerate(libs):
+            ys, xs = [], []
+            for y, e in enumerate(es):
+                r = report._ratio_of(e, lib)
+                if r is not None and r > 0:
+                    ys.append(y + (i - (len(libs) - 1) / 2) * bar)
+                    xs.append(r)
+            # From the line at 1 to the ratio: left of it faster than orjson, right of it slower.
+            ax.barh(ys, [x - 1 for x in xs], bar, left=1, label=lib, color=_ROW_COLORS[lib])
+        ax.axvline(1.0, color=COLORS["orjson"], linewidth=1.5, label="orjson (1.0)")
+        ax.set_xscale("log")
+        ax.set_yticks(range(len(es)), [e["row"] for e in es], fontsize=7)
+        ax.set_ylim(len(es) - 0.5, -0.5)
+        ax.set_xlabel(f"{op}: time per call ÷ orjson's (log scale; below 1 is faster)", fontsize=8)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.xaxis.set_major_formatter(StrMethodFormatter("{x:g}×"))
+        ax.grid(axis="x", which="major", color="#dddddd", linewidth=0.5)
+        ax.set_axisbelow(True)
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.set_title(op, fontsize=10)
+    axes[0][0].legend(fontsize=7, loc="lower right", frameon=True)
+    m = results.get("machine", {})
+    fig.suptitle(f"isojson, msgspec and json against orjson, per row of the benchmark set ({m.get('date', '')})",
+                 fontsize=10)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

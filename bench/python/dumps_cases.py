@@ -1,20 +1,17 @@
-"""dumps() of the Python types orjson serializes natively, and of its options,
-isojson against orjson.
+"""dumps() of the Python types orjson serializes natively, and of its options:
+the "types" rows of the benchmark set (rows.py turns each case into a row).
 
-Each case builds one object and names the orjson options it needs. A case is
-skipped, with a printed note, when isojson does not support it yet (dumps
-raises, or an option is missing): the table grows by itself as the types land.
-A case whose bytes differ from orjson's is reported as such, not timed.
+Each case builds one object and names the orjson options (and default=) it
+needs; rows.call gives msgspec and json their equivalents where they have one,
+and a library that cannot serialize a case is shown as "–" with the reason.
 """
 
 import datetime
 import enum
-import importlib
 import uuid
 from dataclasses import dataclass
 from typing import Callable
 
-import libraries
 import percall
 
 N = 1000
@@ -130,58 +127,3 @@ CASES = (
     Case("twitter, OPT_INDENT_2", _twitter, ("OPT_INDENT_2",)),
     Case("twitter, OPT_SORT_KEYS", _twitter, ("OPT_SORT_KEYS",)),
 )
-
-
-def _option(module, names) -> int:
-    value = 0
-    for n in names:
-        value |= getattr(module, n)  # AttributeError: the option is not there yet
-    return value
-
-
-def run(repeats: int, sample_seconds: float, clock: str = "cpu", log=print) -> list[dict]:
-    """One row per case: {"case", "status": "ok" | "skipped" | "differs",
-    "note", and for "ok" the isojson and orjson timings in µs}."""
-    import orjson
-
-    rows = []
-    if libraries.isojson_module_name() != "isojson":
-        log("  type cases skipped: isojson is a stand-in")
-        return [{"case": c.name, "status": "skipped", "note": "stand-in, not isojson"} for c in CASES]
-    iso_mod = importlib.import_module("isojson")
-    for case in CASES:
-        try:
-            ref_obj = case.object_for(orjson)
-            ref_opt = _option(orjson, case.options)
-            expected = orjson.dumps(ref_obj, default=case.default, option=ref_opt)
-        except Exception as e:  # numpy missing, ...
-            rows.append({"case": case.name, "status": "skipped", "note": f"orjson: {type(e).__name__}: {e}"})
-            log(f"  skip {case.name}: orjson cannot run it ({e})")
-            continue
-        try:
-            iso_obj = case.object_for(iso_mod)
-            iso_opt = _option(iso_mod, case.options)
-            got = iso_mod.dumps(iso_obj, default=case.default, option=iso_opt)
-        except Exception as e:
-            note = f"{type(e).__name__}: {e}"
-            rows.append({"case": case.name, "status": "skipped", "note": note})
-            log(f"  skip {case.name}: isojson lacks it yet ({note})")
-            continue
-        if got != expected:
-            rows.append({"case": case.name, "status": "differs", "note": "bytes differ from orjson"})
-            log(f"  {case.name}: isojson's bytes DIFFER from orjson's; not timed")
-            continue
-        # Each side serializes its own object (they differ for per-module
-        # cases); the argument percall passes is ignored.
-        iso = libraries.Library("isojson", "isojson", "", iso_mod.loads,
-                                lambda _, f=iso_mod.dumps, o=iso_obj, d=case.default, p=iso_opt:
-                                f(o, default=d, option=p), "")
-        ref = libraries.Library("orjson", "orjson", "", orjson.loads,
-                                lambda _, f=orjson.dumps, o=ref_obj, d=case.default, p=ref_opt:
-                                f(o, default=d, option=p), "")
-        t = percall.measure("dumps", case.name, [iso, ref], b"", None, repeats, sample_seconds, clock)
-        rows.append({"case": case.name, "status": "ok", "note": "",
-                     "isojson": {"min_us": t["isojson"].min_us, "median_us": t["isojson"].median_us},
-                     "orjson": {"min_us": t["orjson"].min_us, "median_us": t["orjson"].median_us}})
-        log(f"  {case.name}: isojson {t['isojson'].min_us:.1f} µs, orjson {t['orjson'].min_us:.1f} µs")
-    return rows

@@ -23,6 +23,10 @@ from typing import Callable
 
 # Order of rows in every table: the subject first, the reference second.
 PER_CALL_LIBRARIES = ("isojson", "orjson", "json", "ujson", "msgspec")
+# The libraries of the benchmark set (rows.py), in the order of its columns;
+# ujson joins them on the corpus rows only (the corpus tables had it).
+SET_LIBRARIES = ("isojson", "orjson", "msgspec", "json")
+CORPUS_EXTRA_LIBRARIES = ("ujson",)
 
 # Libraries whose dumps() must produce exactly orjson's bytes.
 ORJSON_BYTES = ("isojson", "orjson")
@@ -36,6 +40,7 @@ class Library:
     loads: Callable[[bytes], object]
     dumps: Callable[[object], bytes]
     how: str  # how the calls are made, for the report's footnotes
+    module_obj: object = None  # the imported module, where options come from (isojson, orjson)
 
 
 def isojson_module_name() -> str:
@@ -53,7 +58,7 @@ def load(name: str) -> Library:
         import orjson
 
         return Library("orjson", "orjson", orjson.__version__, orjson.loads, orjson.dumps,
-                       "orjson.loads(b), orjson.dumps(o)")
+                       "orjson.loads(b), orjson.dumps(o)", orjson)
     if name == "json":
         return _stdlib_json("json")
     if name == "ujson":
@@ -113,7 +118,7 @@ def _isojson() -> Library:
             raise ImportError(f"isojson at {list(getattr(isojson, '__path__', []))} has no loads/dumps: "
                               "the extension is not built")
         return Library("isojson", "isojson", getattr(isojson, "__version__", "?"),
-                       isojson.loads, isojson.dumps, "isojson.loads(b), isojson.dumps(o)")
+                       isojson.loads, isojson.dumps, "isojson.loads(b), isojson.dumps(o)", isojson)
     if module == "json":
         lib = _stdlib_json("isojson")
         return Library("isojson", "json (stand-in)", lib.version, lib.loads, lib.dumps,
@@ -126,7 +131,7 @@ def _isojson() -> Library:
         return out.encode() if isinstance(out, str) else out
 
     return Library("isojson", f"{module} (stand-in)", getattr(mod, "__version__", "?"),
-                   mod.loads, dumps, f"stand-in: {module}.loads(b), {module}.dumps(o)")
+                   mod.loads, dumps, f"stand-in: {module}.loads(b), {module}.dumps(o)", mod)
 
 
 def isojson_backends() -> tuple[str, ...]:

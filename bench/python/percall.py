@@ -1,6 +1,7 @@
-"""Per-call timings of loads and dumps on the corpus documents.
+"""Per-call timings of loads and dumps (of the benchmark set's rows,
+benchset.py, and of the corpus documents per backend, backends.py).
 
-Libraries are measured side by side: for each document and operation, every
+Libraries are measured side by side: for each row and operation, every
 repeat times each library once, in an order that rotates from one repeat to
 the next, so that a burst of noise from the (shared) machine lands on all of
 them alike. Each sample is one timeit run of `number` calls, `number` chosen so
@@ -55,9 +56,18 @@ class Timing:
         return statistics.median(self.samples) * 1e6
 
 
-def _calibrate(fn, arg, sample_seconds: float, clock: str) -> int:
-    fn(arg)  # warm up: first-use caches, lazy engine load
-    timer = timeit.Timer("fn(arg)", globals={"fn": fn, "arg": arg}, timer=CLOCKS[clock])
+def _timer(fn, arg, kwargs: dict, clock: str) -> timeit.Timer:
+    """A timeit.Timer of fn(arg, k=v, ...): the keywords are written into the
+    statement, so that no wrapper or ** unpacking is timed with the call."""
+    names = {"fn": fn, "arg": arg}
+    kw = ""
+    for i, (k, v) in enumerate(kwargs.items()):
+        names[f"kw{i}"] = v
+        kw += f", {k}=kw{i}"
+    return timeit.Timer(f"fn(arg{kw})", globals=names, timer=CLOCKS[clock])
+
+
+def _calibrate(timer: timeit.Timer, sample_seconds: float) -> int:
     number = 1
     while True:
         t = timer.timeit(number)
@@ -66,22 +76,36 @@ def _calibrate(fn, arg, sample_seconds: float, clock: str) -> int:
         number *= 10
 
 
+def measure_calls(calls: dict, repeats: int, sample_seconds: float, clock: str = "cpu",
+                  number: int | None = None) -> dict[str, tuple[int, list[float]]]:
+    """Times each call {name: (fn, arg, kwargs)} interleaved as the module
+    docstring says: {name: (calls per sample, seconds per call of each
+    repeat)}. The caller has made each call once already (warm-up: first-use
+    caches, the lazy engine load). number=None calibrates each sample to
+    about sample_seconds; the big rows pass 1."""
+    timers = []
+    for name, (fn, arg, kwargs) in calls.items():
+        timer = _timer(fn, arg, kwargs, clock)
+        timers.append((name, number or _calibrate(timer, sample_seconds), timer))
+    out = {name: (n, []) for name, n, _ in timers}
+    for r in range(repeats):
+        k = r % len(timers)
+        for name, n, timer in timers[k:] + timers[:k]:
+            out[name][1].append(timer.timeit(n) / n)
+    return out
+
+
 def measure(op: str, doc: str, libs: list[libraries.Library], data: bytes, obj,
             repeats: int, sample_seconds: float, clock: str = "cpu") -> dict[str, Timing]:
     """Times `op` ("loads" of `data` or "dumps" of `obj`) for every library in
     `libs`, interleaved as the module docstring says."""
-    timers, timings = [], {}
+    calls = {}
     for lib in libs:
         fn, arg = (lib.loads, data) if op == "loads" else (lib.dumps, obj)
-        number = _calibrate(fn, arg, sample_seconds, clock)
-        timers.append((lib.name, number,
-                       timeit.Timer("fn(arg)", globals={"fn": fn, "arg": arg}, timer=CLOCKS[clock])))
-        timings[lib.name] = Timing(op, doc, lib.name, number, [])
-    for r in range(repeats):
-        k = r % len(timers)
-        for name, number, timer in timers[k:] + timers[:k]:
-            timings[name].samples.append(timer.timeit(number) / number)
-    return timings
+        fn(arg)  # warm up
+        calls[lib.name] = (fn, arg, {})
+    return {name: Timing(op, doc, name, n, samples)
+            for name, (n, samples) in measure_calls(calls, repeats, sample_seconds, clock).items()}
 
 
 def check_isojson(iso: libraries.Library, ref: libraries.Library, data: bytes) -> list[str]:
@@ -97,19 +121,3 @@ def check_isojson(iso: libraries.Library, ref: libraries.Library, data: bytes) -
     except Exception as e:
         problems.append(f"{type(e).__name__}: {e}")
     return problems
-
-
-def run(libs: list[libraries.Library], docs=CORPUS, ops=("loads", "dumps"),
-        repeats: int = 15, sample_seconds: float = 0.02, clock: str = "cpu", log=print) -> list[Timing]:
-    """Every (op, doc, library) timing. The object dumps serializes is
-    orjson's loads of the document, the same object for every library."""
-    by_name = {lib.name: lib for lib in libs}
-    loader = by_name.get("orjson") or libs[0]
-    out = []
-    for doc in docs:
-        data = read_corpus(doc)
-        obj = loader.loads(data)
-        for op in ops:
-            log(f"  {op} {doc} ({len(data) // 1024} KiB): {', '.join(by_name)}")
-            out.extend(measure(op, doc, libs, data, obj, repeats, sample_seconds, clock).values())
-    return out

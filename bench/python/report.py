@@ -1,11 +1,13 @@
 """Markdown tables from the results dict that run_all.py builds (and stores as
 bench/results/python.json), and the rewrite of the README's results section."""
 
+import math
 import os
 import re
 
 import machine
 import percall
+import rows
 
 README_BEGIN = "<!-- bench:begin -->"
 README_END = "<!-- bench:end -->"
@@ -59,7 +61,13 @@ def parallel_load(results: dict) -> float:
 
 
 def _percall_index(results: dict) -> dict:
-    return {(t["op"], t["doc"], t["library"]): t for t in results.get("percall", [])}
+    """(op, corpus document, library) -> timing, from the set's corpus rows."""
+    idx = {}
+    for e in results.get("rows", []):
+        if e["group"] == "corpus":
+            for lib, t in e["timings"].items():
+                idx[(e["op"], e["row"].split("/", 1)[1], lib)] = t
+    return idx
 
 
 def percall_table(results: dict, op: str, compact: bool = False) -> list[str]:
@@ -159,17 +167,6 @@ def backends_table(results: dict) -> list[str]:
                   "l" + "r" * len(percall.CORPUS))
 
 
-def cases_table(results: dict) -> list[str]:
-    rows = []
-    for c in results.get("dumps_cases", []):
-        if c["status"] == "ok":
-            i, o = c["isojson"], c["orjson"]
-            rows.append([c["case"], _us(i["min_us"]), _us(o["min_us"]), _ratio(i["min_us"], o["min_us"]), ""])
-        else:
-            rows.append([c["case"], "–", "–", "–", f"{c['status']}: {c['note']}".replace("|", "\\|")])
-    return _table(["dumps of", "isojson µs", "orjson µs", "×orjson", "note"], rows, "lrrrl")
-
-
 _CLOCKS = {"cpu": "CPU time of the process (`time.process_time`: counts isojson's Go threads too, "
                   "not the time other processes hold the CPUs)",
            "wall": "wall-clock time (`time.perf_counter`)"}
@@ -194,23 +191,151 @@ def _settings_line(results: dict) -> str:
             "(all runs in python.json)." + load)
 
 
+# ---- the benchmark set ----------------------------------------------------------------------------------
+
+GROUP_TITLES = {
+    "fixed": "Fixed costs: the smallest calls",
+    "api": "API messages, 50 B to 2 KB",
+    "records": "Records",
+    "list": "Lists of one kind of scalar",
+    "nested": "Small containers",
+    "text": "Text by script",
+    "pretty": "Pretty-printed input",
+    "big": "Big: one string of 1 MiB and 256 MiB, a document over 100 MiB",
+    "corpus": "The corpus documents (testdata/corpus)",
+    "types": "Python types and options (dumps)",
+}
+# Columns of the set's tables: orjson is the reference, json the baseline.
+SET_COLUMNS = ("isojson", "orjson", "msgspec", "json", "ujson")
+
+
+def set_libraries(results: dict, entries: list[dict] | None = None) -> list[str]:
+    """The libraries measured on `entries` (default: every row), in column order."""
+    entries = results.get("rows", []) if entries is None else entries
+    present = {lib for e in entries for lib in list(e["timings"]) + list(e["unsupported"])}
+    return [lib for lib in SET_COLUMNS if lib in present]
+
+
+def _ratio_of(e: dict, lib: str) -> float | None:
+    t, ref = e["timings"].get(lib), e["timings"].get("orjson")
+    if t is None or ref is None or ref["min_us"] <= 0:
+        return None
+    return t["min_us"] / ref["min_us"]
+
+
+def set_table(results: dict, entries: list[dict]) -> list[str]:
+    """One line per (row, op): min µs per call of each library, and the
+    ratios to orjson of isojson and msgspec."""
+    libs = set_libraries(results, entries)
+    rows_out = []
+    for e in entries:
+        cells = [f"`{e['row']}`", e["op"], rows.text_size(e["bytes"])]
+        for lib in libs:
+            t = e["timings"].get(lib)
+            cells.append(_us(t["min_us"]) if t else "–")
+        for lib in ("isojson", "msgspec"):
+            r = _ratio_of(e, lib)
+            mark = "**" if lib == "isojson" and r is not None and r > 1.0 else ""
+            cells.append(f"{mark}{r:.2f}×{mark}" if r is not None else "–")
+        if e["problems"]:
+            cells[0] += " ⚠"
+        rows_out.append(cells)
+    header = ["row", "op", "size"] + [f"{lib} µs" for lib in libs] + ["isojson ×orjson", "msgspec ×orjson"]
+    return _table(header, rows_out, "lll" + "r" * (len(libs) + 2))
+
+
+def _groups(results: dict) -> dict[str, list[dict]]:
+    out = {}
+    for e in results.get("rows", []):
+        out.setdefault(e["group"], []).append(e)
+    return out
+
+
+def _geomean(values: list[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def set_summary(results: dict) -> list[str]:
+    """Lines of prose: how many rows isojson is at or below orjson, the
+    geometric means, the rows furthest behind."""
+    out = []
+    entries = results.get("rows", [])
+    for op in ("loads", "dumps"):
+        es = [e for e in entries if e["op"] == op]
+        iso = [(e, r) for e in es if (r := _ratio_of(e, "isojson")) is not None]
+        if not iso:
+            continue
+        ahead = sum(r <= 1.0 for _, r in iso)
+        ms = [(e, r) for e, _ in iso if (r := _ratio_of(e, "msgspec")) is not None]
+        vs_ms = sum(e["timings"]["isojson"]["min_us"] <= e["timings"]["msgspec"]["min_us"] for e, _ in ms)
+        worst = sorted(iso, key=lambda x: -x[1])[:5]
+        out.append(f"- `{op}`: isojson is at or below orjson's time on {ahead} of {len(iso)} rows and ahead of "
+                   f"msgspec on {vs_ms} of {len(ms)}; geometric mean ×orjson: isojson "
+                   f"{_geomean([r for _, r in iso]):.2f}×, msgspec {_geomean([r for _, r in ms]):.2f}×. "
+                   "Furthest behind: " + ", ".join(f"`{e['row']}` {r:.2f}×" for e, r in worst if r > 1.0)
+                   + ("." if any(r > 1.0 for _, r in worst) else "none."))
+    bad = [e for e in entries if e["problems"]]
+    if bad:
+        out.append("- **isojson differs from orjson on:** " + "; ".join(
+            f"`{e['row']}` {e['op']}: {', '.join(e['problems'])}" for e in bad))
+    return out
+
+
+def unsupported_notes(results: dict) -> list[str]:
+    notes = {}
+    for e in results.get("rows", []):
+        for lib, why in e["unsupported"].items():
+            notes.setdefault((lib, why.replace("|", "\\|")), []).append(f"`{e['row']}` {e['op']}")
+    return [f"- {lib}: {why} ({', '.join(where)})" for (lib, why), where in notes.items()]
+
+
+def firstcall_table(results: dict) -> list[str]:
+    rows_out = []
+    for f in results.get("firstcall", []):
+        if "error" in f:
+            rows_out.append([f["library"], f"failed: {f['error']}"] + [""] * 5)
+            continue
+        rows_out.append([f"**{f['library']}**" if f["library"] == "isojson" else f["library"],
+                         f"{f['import_ms']['min']:.2f}", f"{f['dumps_ms']['min']:.2f}", f"{f['loads_ms']['min']:.2f}",
+                         f"{f['rss_added_mb']['median']:.1f}", f"{f['rss_mb']['median']:.1f}",
+                         f"{f['threads']['median']:.0f}"])
+    return _table(["library", "import ms", "first dumps ms", "first loads ms", "RSS added MiB", "RSS MiB",
+                   "threads"], rows_out, "lrrrrrr")
+
+
 def markdown(results: dict) -> str:
     m = results["machine"]
+    st = results.get("settings", {})
     out = ["# isojson: Python benchmarks", "",
-           f"Generated by `make bench` (`bench/python/run_all.py`{' --quick' if results.get('settings', {}).get('quick') else ''}) "
+           f"Generated by `make bench` (`bench/python/run_all.py`{' --quick' if st.get('quick') else ''}) "
            f"on {machine.summary(m)}.", "",
            _settings_line(results) + " The machine is shared and noisy: compare rows measured together, "
            "not runs.", ""]
-    for op in ("loads", "dumps"):
-        if any(t["op"] == op for t in results.get("percall", [])):
-            out += [f"## {op}: µs per call (min / median; ×orjson: min ÷ orjson's min, below 1 is faster)", ""]
-            out += percall_table(results, op) + [""]
-    if results.get("percall_problems"):
-        out += ["**isojson differs from orjson on:** " + "; ".join(
-            f"{d}: {', '.join(p)}" for d, p in results["percall_problems"].items()), ""]
+    if results.get("rows"):
+        out += ["## The benchmark set: µs per call", "",
+                "Every row of `bench/python/rows.py`, both ways where that makes sense; min µs per call over "
+                f"{st.get('repeats', '?')} repeats ({st.get('big_repeats', '?')} single calls for the 256 MiB "
+                "string and the 100 MiB document); ×orjson is the min ÷ orjson's min (below 1 is faster; "
+                "isojson's in bold where it is above 1). ⚠: isojson's result differs from orjson's. "
+                "How to count instructions per call of a row instead: `make bench-callgrind` "
+                "([docs/performance.md](../../docs/performance.md)).", ""]
+        out += set_summary(results) + ["", "![ratio to orjson per row](rows.png)", ""]
+        for group, entries in _groups(results).items():
+            out += [f"### {GROUP_TITLES.get(group, group)}", ""]
+            out += set_table(results, entries) + [""]
+        notes = unsupported_notes(results)
+        if notes:
+            out += ["Not measured (–):", ""] + notes + [""]
     if results.get("how"):
         out += ["How each library is called (all on bytes; str results encoded to UTF-8 bytes):", ""]
         out += [f"- {name}: `{how}`" for name, how in results["how"].items()] + [""]
+    if results.get("firstcall"):
+        n = next((f["runs"] for f in results["firstcall"] if "runs" in f), "?")
+        out += ["## The first call in a fresh process", "",
+                f"Wall-clock ms from `import` to the first `dumps` and the first `loads` of a small document, "
+                f"min of {n} fresh processes; RSS (median) after the first loads, and added over the bare "
+                "interpreter; threads of the process then. isojson starts its Go engine at the first call.", ""]
+        out += firstcall_table(results) + [""]
     if results.get("parallel"):
         p = results.get("parallel_doc", {})
         out += ["## Parallel round trips per second (all workers together; higher is better)", "",
@@ -227,31 +352,38 @@ def markdown(results: dict) -> str:
     if results.get("backends"):
         out += ["## isojson loads per backend (`ISOJSON_BACKEND`, one process each) against orjson", ""]
         out += backends_table(results) + ["", "![loads per backend](backends.png)", ""]
-    if results.get("dumps_cases"):
-        out += ["## dumps of Python types and options, against orjson (min µs per call)", ""]
-        out += cases_table(results) + [""]
     return "\n".join(out)
 
 
 def readme_section(results: dict) -> str:
-    """The short form for the README: ratios to orjson and the parallel table."""
+    """The short form for the README: the set's summary and chart, the corpus,
+    the first call and the parallel table; the full tables are in python.md."""
     m = results["machine"]
     st = results.get("settings", {})
     clock = "CPU time of the process" if st.get("clock") == "cpu" else "wall-clock time"
-    out = [f"Measured by `make bench` on {machine.summary(m)}; full tables and charts in "
+    out = [f"Measured by `make bench` on {machine.summary(m)}; every row and the full tables in "
            "[bench/results/python.md](bench/results/python.md). Per call: "
-           f"{clock}, min of {st.get('repeats', '?')} repeats; parallel: wall-clock, best of up to "
-           f"{st.get('rounds', '?')} runs.", ""]
+           f"{clock}, min of {st.get('repeats', '?')} repeats, libraries interleaved; parallel: wall-clock, "
+           f"best of up to {st.get('rounds', '?')} runs.", ""]
     for r in results.get("remeasured", []):
         out += [f"Re-measured on {r['date']}: {', '.join(r['parts'])} (load average {r['load_average']:.1f}).", ""]
     load = parallel_load(results)
     if load > (m.get("cores") or 1):
         out += [f"The machine was shared (load average {load:.1f} on {m['cores']} cores): "
                 "the wall-clock tables (parallel, threads) are noisy.", ""]
+    if results.get("rows"):
+        n = len({e["row"] for e in results["rows"]})
+        out += [f"The benchmark set: {n} rows (fixed costs, API messages of 50 B–2 KB, records, lists, text by "
+                "script, pretty-printed input, big strings and a 100 MiB document, the corpus, Python types), "
+                "both ways:", ""]
+        out += set_summary(results) + ["", "![ratio to orjson per row](bench/results/rows.png)", ""]
     for op in ("loads", "dumps"):
-        if any(t["op"] == op for t in results.get("percall", [])):
-            out += [f"`{op}`, µs per call (×orjson, below 1 is faster):", ""]
+        if any(k[0] == op for k in _percall_index(results)):
+            out += [f"`{op}` of the corpus documents, µs per call (×orjson, below 1 is faster):", ""]
             out += percall_table(results, op, compact=True) + [""]
+    if results.get("firstcall"):
+        out += ["The first call in a fresh process (ms, wall clock; isojson starts its Go engine then):", ""]
+        out += firstcall_table(results) + [""]
     if results.get("parallel"):
         out += ["Round trips per second of a 100-record document, all workers together "
                 f"({m['cores']} cores):", ""]

@@ -1,19 +1,23 @@
-"""The Python benchmarks of isojson (`make bench`, under 10 minutes).
+"""The Python benchmarks of isojson (`make bench-py`, about 5 minutes).
 
-    scripts/py bench/python/run_all.py [--quick] [--only percall,parallel,threaded,backends,types]
+    scripts/py bench/python/run_all.py [--quick] [--rows REGEXP]
+                                       [--only percall,firstcall,parallel,threaded,backends]
 
 Measures, on this machine, side by side:
-  1. loads and dumps per call on the four corpus documents: isojson, orjson,
-     json, ujson, msgspec (percall.py);
-  2. round trips per second with 1, 2 and 4 workers: isojson and json in
+  1. loads and dumps per call on every row of the benchmark set (rows.py:
+     fixed costs, API messages, records, lists, text by script, pretty
+     input, big strings and a 100 MiB document, the corpus, Python types):
+     isojson, orjson, msgspec and json (and ujson on the corpus), libraries
+     interleaved (benchset.py, percall.py);
+  2. the first call in a fresh process: import, first dumps and loads, RSS
+     and threads (firstcall.py);
+  3. round trips per second with 1, 2 and 4 workers: isojson and json in
      own-GIL sub-interpreters, orjson in threads and in processes
      (parallel.py, workload.py), and threaded loads of large documents;
-  3. isojson loads per backend against orjson, one process per backend
-     (backends.py);
-  4. dumps of datetime, UUID, dataclass, numpy, ... against orjson
-     (dumps_cases.py; cases isojson lacks are skipped with a note).
-Writes bench/results/python.{md,json}, parallel.png, backends.png and
-rewrites the README section between <!-- bench:begin --> and
+  4. isojson loads per backend against orjson, one process per backend
+     (backends.py).
+Writes bench/results/python.{md,json}, rows.png, parallel.png, backends.png
+and rewrites the README section between <!-- bench:begin --> and
 <!-- bench:end -->. ISOJSON_BENCH_MODULE=json benchmarks a stand-in instead
 of isojson (the reports say so).
 """
@@ -27,24 +31,26 @@ import tempfile
 import time
 
 import backends
+import benchset
 import charts
-import dumps_cases
+import firstcall
 import libraries
 import machine
 import parallel
 import percall
 import report
+import rows
 import workload
 
 RESULTS_DIR = os.path.join(percall.REPO, "bench", "results")
 README = os.path.join(percall.REPO, "README.md")
-PARTS = ("percall", "parallel", "threaded", "backends", "types")
+PARTS = ("percall", "firstcall", "parallel", "threaded", "backends")
 # The keys of the results dict each part writes (for --merge).
-PART_KEYS = {"percall": ("libraries", "how", "percall", "percall_problems"),
+PART_KEYS = {"percall": ("libraries", "how", "rows"),
+             "firstcall": ("firstcall",),
              "parallel": ("parallel", "parallel_doc"),
              "threaded": ("threaded_loads",),
-             "backends": ("backends",),
-             "types": ("dumps_cases",)}
+             "backends": ("backends",)}
 
 PARALLEL_CONFIGS = (
     ("isojson", parallel.SUBINTERPRETERS),
@@ -64,27 +70,21 @@ def log(msg: str) -> None:
 
 def run_percall(results, s):
     libs = []
-    for name in libraries.PER_CALL_LIBRARIES:
+    for name in libraries.SET_LIBRARIES + libraries.CORPUS_EXTRA_LIBRARIES:
         try:
             libs.append(libraries.load(name))
         except ImportError as e:
             log(f"  {name} is missing, left out: {e}")
     results["libraries"] = [lib.name for lib in libs]
     results["how"] = {lib.name: lib.how for lib in libs}
-    by_name = {lib.name: lib for lib in libs}
-    if "isojson" in by_name and "orjson" in by_name:
-        problems = {}
-        for doc in percall.CORPUS:
-            p = percall.check_isojson(by_name["isojson"], by_name["orjson"], percall.read_corpus(doc))
-            if p:
-                problems[doc] = p
-                log(f"  ⚠ isojson vs orjson on {doc}: {', '.join(p)}")
-        results["percall_problems"] = problems
-    timings = percall.run(libs, repeats=s["repeats"], sample_seconds=s["sample_seconds"],
-                          clock=s["clock"], log=log)
-    results["percall"] = [{"op": t.op, "doc": t.doc, "library": t.library, "number": t.number,
-                           "min_us": t.min_us, "median_us": t.median_us,
-                           "samples_us": [x * 1e6 for x in t.samples]} for t in timings]
+    selected = rows.select(s["rows"])
+    if not selected:
+        raise SystemExit(f"run_all: no row matches --rows {s['rows']!r}")
+    results["rows"] = benchset.run(selected, libs, s, log=log)
+
+
+def run_firstcall(results, s):
+    results["firstcall"] = firstcall.run(runs=s["firstcall_runs"], log=log)
 
 
 def _rounds(configs, counts, s, kind, payload_of, log_label, budget):
@@ -153,11 +153,6 @@ def run_backends(results, s):
                                        clock=s["clock"], log=log)
 
 
-def run_types(results, s):
-    results["dumps_cases"] = dumps_cases.run(repeats=max(5, s["repeats"] // 2), sample_seconds=s["sample_seconds"],
-                                             clock=s["clock"], log=log)
-
-
 def write_outputs(results, out_dir, readme):
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "python.json"), "w", encoding="utf-8") as f:
@@ -166,6 +161,9 @@ def write_outputs(results, out_dir, readme):
     with open(os.path.join(out_dir, "python.md"), "w", encoding="utf-8") as f:
         f.write(report.markdown(results) + "\n")
     written = ["python.json", "python.md"]
+    if results.get("rows"):
+        charts.rows(results, os.path.join(out_dir, "rows.png"))
+        written.append("rows.png")
     if results.get("parallel"):
         charts.parallel(results, os.path.join(out_dir, "parallel.png"))
         written.append("parallel.png")
@@ -201,7 +199,9 @@ def merged(path: str, new: dict, parts: list[str]) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="fewer repeats and shorter runs (about 1 minute)")
+    ap.add_argument("--quick", action="store_true", help="fewer repeats and shorter runs (about 2 minutes)")
+    ap.add_argument("--rows", metavar="REGEXP", help="only the rows of the benchmark set whose name matches "
+                    "(rows.py; e.g. '^fixed/' or 'text/cyr'); results go to a temporary directory")
     ap.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts among {', '.join(PARTS)}")
     ap.add_argument("--out", help="directory for the results (default: bench/results for a full run "
                     "of isojson, else a temporary directory; only the default full run rewrites the README)")
@@ -223,9 +223,12 @@ def main(argv=None) -> int:
     unknown = set(parts) - set(PARTS)
     if unknown:
         ap.error(f"unknown parts: {', '.join(sorted(unknown))}")
-    s = ({"repeats": 5, "sample_seconds": 0.01, "rounds": 1, "duration": 0.4, "quick": True} if args.quick
-         else {"repeats": 20, "sample_seconds": 0.025, "rounds": 5, "duration": 0.6, "quick": False})
+    s = ({"repeats": 3, "sample_seconds": 0.004, "big_repeats": 1, "rounds": 1, "duration": 0.4,
+          "firstcall_runs": 2, "quick": True} if args.quick
+         else {"repeats": 12, "sample_seconds": 0.012, "big_repeats": 3, "rounds": 5, "duration": 0.6,
+               "firstcall_runs": 5, "quick": False})
     s["clock"] = args.clock
+    s["rows"] = args.rows
 
     try:
         libraries.load("isojson")
@@ -238,11 +241,11 @@ def main(argv=None) -> int:
     if libraries.isojson_module_name() != "isojson":
         log(f"NOTE: isojson is the stand-in {libraries.isojson_module_name()!r}: these are not isojson's figures")
     started = time.perf_counter()
-    steps = {"percall": ("per-call loads and dumps", run_percall),
+    steps = {"percall": ("per-call loads and dumps of the benchmark set", run_percall),
+             "firstcall": ("the first call in a fresh process", run_firstcall),
              "parallel": ("parallel round trips", run_parallel),
              "threaded": ("threaded loads of large documents", run_threaded),
-             "backends": ("loads per isojson backend", run_backends),
-             "types": ("dumps of Python types and options", run_types)}
+             "backends": ("loads per isojson backend", run_backends)}
     for part in PARTS:
         if part in parts:
             title, fn = steps[part]
@@ -258,7 +261,8 @@ def main(argv=None) -> int:
     # Only a full (or merged) run of the real isojson owns bench/results and
     # the README's figures; a stand-in's or a partial run's results go to a
     # temporary directory.
-    official = libraries.isojson_module_name() == "isojson" and (set(parts) == set(PARTS) or args.merge)
+    official = (libraries.isojson_module_name() == "isojson" and not args.rows
+                and (set(parts) == set(PARTS) or args.merge))
     out_dir = args.out or (RESULTS_DIR if official else os.path.join(tempfile.gettempdir(), "isojson-bench"))
     write_outputs(results, out_dir, README if official and not args.out else None)
     log(f"done in {results['elapsed_s']:.0f} s")

@@ -18,6 +18,8 @@
 //	errors.go      panics and errors → return codes and isojson_error
 //	cgo_calls.go   the C-memory call sequence the Go tests use (tests cannot use cgo)
 //	backends.go    the backends compiled in (blank imports)
+//	abi_check.go   isojson_engine.h's tape layout and option bits held against
+//	               backend/tape.go and api/options.go at compile time
 //
 // Memory rule: every buffer that crosses the ABI is C memory; the engine only
 // wraps it as Go slices for the duration of one call and grows it with

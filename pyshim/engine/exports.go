@@ -4,9 +4,6 @@ package main
 #include <stdlib.h>
 #define ISOJSON_ENGINE_NO_PROTOTYPES
 #include "isojson_engine.h"
-
-static const char isojson_engine_version_text[] = "0.1.0";
-static const char *isojson_version_text(void) { return isojson_engine_version_text; }
 */
 import "C"
 
@@ -47,8 +44,15 @@ func catalog() {
 //export isojson_engine_abi
 func isojson_engine_abi() C.int { return C.ISOJSON_ENGINE_ABI }
 
+// engineVersion is isojson's version, set by the build from pyproject.toml, its one source
+// (-ldflags "-X main.engineVersion=..." in build_backend/isojson_build/objects.py).
+var engineVersion = "unknown (built without the isojson build backend)"
+
+// cVersion is engineVersion as a C string, made once and never freed: the ABI promises a static string.
+var cVersion = sync.OnceValue(func() *C.char { return C.CString(engineVersion) })
+
 //export isojson_engine_version
-func isojson_engine_version() *C.char { return C.isojson_version_text() }
+func isojson_engine_version() *C.char { return cVersion() }
 
 //export isojson_engine_backends
 func isojson_engine_backends() *C.char {

@@ -9,6 +9,13 @@
  * grows the output (so that it can be the storage of the caller's final
  * object). No Go pointer crosses the ABI.
  * The tape layout is documented in backend/tape.go.
+ *
+ * What C and Go share here (the tape layout, the option bits, the return
+ * codes) is defined on both sides: the Go definitions in backend/tape.go and
+ * api/options.go, their C mirror below. pyshim/engine/abi_check.go compares
+ * every mirrored constant with its Go definition when the engine is built,
+ * so a change on one side that the other misses fails the build; the Go side
+ * uses the return codes from here (C.ISOJSON_OK...), so they have one source.
  */
 #ifndef ISOJSON_ENGINE_H
 #define ISOJSON_ENGINE_H
@@ -86,7 +93,27 @@ int isojson_engine_write_into(const isojson_tape *t, const uint8_t *input, size_
 void isojson_engine_yield(void);
 #endif
 
-/* Tape header layout (mirrors backend/tape.go). */
+/* orjson's option bits, as the extension takes them from Python and hands
+ * them to isojson_engine_write (the writer reads INDENT_2, SORT_KEYS and
+ * APPEND_NEWLINE). The Go definitions are api/options.go. */
+#define ISOJSON_OPT_INDENT_2 (1u << 0)
+#define ISOJSON_OPT_NAIVE_UTC (1u << 1)
+#define ISOJSON_OPT_NON_STR_KEYS (1u << 2)
+#define ISOJSON_OPT_OMIT_MICROSECONDS (1u << 3)
+#define ISOJSON_OPT_SERIALIZE_NUMPY (1u << 4)
+#define ISOJSON_OPT_SORT_KEYS (1u << 5)
+#define ISOJSON_OPT_STRICT_INTEGER (1u << 6)
+#define ISOJSON_OPT_UTC_Z (1u << 7)
+#define ISOJSON_OPT_PASSTHROUGH_SUBCLASS (1u << 8)
+#define ISOJSON_OPT_PASSTHROUGH_DATETIME (1u << 9)
+#define ISOJSON_OPT_APPEND_NEWLINE (1u << 10)
+#define ISOJSON_OPT_PASSTHROUGH_DATACLASS (1u << 11)
+#define ISOJSON_OPT_SERIALIZE_DATACLASS 0u   /* always on, kept for compatibility */
+#define ISOJSON_OPT_SERIALIZE_UUID 0u        /* always on, kept for compatibility */
+/* Every defined bit; orjson rejects an option with other bits. */
+#define ISOJSON_OPT_MAX 4095u
+
+/* Tape header layout. The Go definitions are backend/tape.go. */
 #define ISOJSON_KIND_SHIFT 56
 #define ISOJSON_STORAGE_SHIFT 52
 #define ISOJSON_CLASS_SHIFT 50
@@ -96,7 +123,8 @@ void isojson_engine_yield(void);
 #define ISOJSON_PAYLOAD_MASK ((1ULL << 56) - 1)
 enum isojson_kind {
     ISOJSON_NULL = 1, ISOJSON_FALSE, ISOJSON_TRUE, ISOJSON_INT, ISOJSON_UINT, ISOJSON_FLOAT,
-    ISOJSON_ARRAY, ISOJSON_OBJECT, ISOJSON_STRING, ISOJSON_BIGINT, ISOJSON_RAW, ISOJSON_PLAIN
+    ISOJSON_ARRAY, ISOJSON_OBJECT, ISOJSON_STRING, ISOJSON_BIGINT, ISOJSON_RAW,
+    ISOJSON_KIND_LAST = ISOJSON_RAW   /* the highest kind (backend.KindMax) */
 };
 enum isojson_storage { ISOJSON_INPUT = 0, ISOJSON_ARENA = 1, ISOJSON_EXTERNAL = 2 };
 enum isojson_class { ISOJSON_ASCII = 0, ISOJSON_LATIN1 = 1, ISOJSON_BMP = 2, ISOJSON_ASTRAL = 3 };

@@ -1,0 +1,275 @@
+/* dumps: the cursor of the list and dict loops (dumps_list.c, dumps_dict.c),
+ * the only files that include this. */
+#ifndef ISOJSON_DUMPS_CURSOR_H
+#define ISOJSON_DUMPS_CURSOR_H
+
+#include "dumps.h"
+#include "dumps_keycache.h"
+#include "dumps_scan.h"
+#include "cpython/dumps_dict_read.h"
+
+#pragma GCC visibility push(hidden)
+
+/* ---- the container loops' cursor ----
+ *
+ * The list and dict loops (dumps_list.c, dumps_dict.c) keep the tape's
+ * write position and the end of the borrowed list in locals, so in registers,
+ * and write the commonest members (ASCII str, float, small int, None, bool,
+ * cached keys) without a call: one room check per member instead of a
+ * reserve, a length update and a borrowed-list check through memory per
+ * value. Anything else runs with the cursor stored back into the context
+ * (dumps_cursor_store) and reloaded afterwards, because it appends through
+ * the context and may reallocate the tape or the borrowed list. The walk
+ * keeps both arrays allocated (dumps_buffers_take), so the pointers are never
+ * computed from NULL. (Tuples, which nest to 1024 levels, keep the plain
+ * loop and its small stack frame.) */
+typedef struct dumps_cursor {
+    uint64_t *w, *wend;     /* next tape word, end of the tape's capacity */
+    PyObject **b, **bend;   /* next borrowed slot, end of its capacity */
+} dumps_cursor;
+
+static inline __attribute__((always_inline)) void dumps_cursor_load(const dumps_ctx *c, dumps_cursor *k)
+{
+    k->w = c->tape.words + c->tape.len;
+    k->wend = c->tape.words + c->tape.cap;
+    k->b = c->borrowed.items + c->borrowed.len;
+    k->bend = c->borrowed.items + c->borrowed.cap;
+}
+
+static inline __attribute__((always_inline)) void dumps_cursor_store(dumps_ctx *c, const dumps_cursor *k)
+{
+    c->tape.len = (size_t)(k->w - c->tape.words);
+    c->borrowed.len = (size_t)(k->b - c->borrowed.items);
+}
+
+/* Room for n more tape words at the cursor. The cursor's address never
+ * escapes to a function that is not inlined, so that it stays in registers. */
+static inline __attribute__((always_inline)) int dumps_cursor_room(dumps_ctx *c, dumps_cursor *k, size_t n)
+{
+    if (__builtin_expect((size_t)(k->wend - k->w) >= n, 1))
+        return 0;
+    dumps_cursor_store(c, k);
+    int rc = dumps_grow_words(c, c->tape.len + n);
+    dumps_cursor_load(c, k);
+    return rc;
+}
+
+#define DUMPS_ASCII_STRING_HEADER                                                                           \
+    (dumps_kind(ISOJSON_STRING) | (uint64_t)ISOJSON_EXTERNAL << ISOJSON_STORAGE_SHIFT |                     \
+     (uint64_t)ISOJSON_ASCII << ISOJSON_CLASS_SHIFT | (uint64_t)ISOJSON_UTF8 << ISOJSON_WIDTH_SHIFT)
+
+/* Writes o at the cursor when it is one of the commonest exact types and
+ * needs no call: returns 1 when written, 0 when o takes the slow path (other
+ * types, non-ASCII or subclassed str, big ints, a full borrowed list). The
+ * caller has made room for 3 words (the most a scalar takes). Nothing here
+ * can run Python code. The entries are those of dumps_str, dumps_int,
+ * dumps_float and dumps_scalar. */
+static inline __attribute__((always_inline)) int dumps_cursor_scalar(dumps_cursor *k, PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    uint64_t *w = k->w;
+    if (t == &PyUnicode_Type) {
+        if (!PyUnicode_IS_ASCII(o) || k->b == k->bend)
+            return 0;
+        size_t n = (size_t)PyUnicode_GET_LENGTH(o);
+        const uint8_t *data = PyUnicode_DATA(o);
+        uint64_t clean = dumps_scan_bytes_inline(data, n) == 0 ? ISOJSON_CLEAN_BIT : 0;
+        w[0] = DUMPS_ASCII_STRING_HEADER | clean | ((uint64_t)n & ISOJSON_LEN_MASK);
+        w[1] = (uint64_t)(uintptr_t)data;
+        w[2] = n;
+        k->w = w + 3;
+        *k->b++ = o;
+        return 1;
+    }
+    if (t == &PyFloat_Type) {
+        double d = PyFloat_AS_DOUBLE(o);
+        w[0] = dumps_kind(ISOJSON_FLOAT);
+        memcpy(&w[1], &d, sizeof d);
+        k->w = w + 2;
+        return 1;
+    }
+    if (t == &PyLong_Type) {
+        if (!PyUnstable_Long_IsCompact((PyLongObject *)o))
+            return 0;
+        w[0] = dumps_kind(ISOJSON_INT);
+        w[1] = (uint64_t)(int64_t)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        k->w = w + 2;
+        return 1;
+    }
+    enum isojson_kind kind;
+    if (o == Py_None)
+        kind = ISOJSON_NULL;
+    else if (o == Py_True)
+        kind = ISOJSON_TRUE;
+    else if (o == Py_False)
+        kind = ISOJSON_FALSE;
+    else
+        return 0;
+    w[0] = dumps_kind(kind);
+    k->w = w + 1;
+    return 1;
+}
+
+
+/* ---- leaves: short containers written in place ----
+ *
+ * Most containers are short and hold only scalars (canada.json's coordinate
+ * pairs, citm_catalog.json's prices and id lists, twitter.json's indices and
+ * metadata). A member that is such a leaf is written at the cursor without a
+ * call, a path entry or a depth update: nothing in it can run Python code,
+ * and nothing in it goes through the context. It is speculative: at the
+ * first member that dumps_cursor_scalar does not take (or a key not yet
+ * cached) the cursor goes back to where the leaf started, dropping what it
+ * recorded in `borrowed`, and the leaf takes dumps_cursor_slow. The key
+ * cache is never filled here: its slots must point at keys that `borrowed`
+ * keeps. Returns 1 when written, 0 for the slow path. */
+
+/* The longest list, tuple or dict written as a leaf. */
+#define DUMPS_LEAF_MAX 16
+
+/* An exact list or tuple as a leaf, at depth (the depth of its container;
+ * too deep, it takes the slow path, where dumps_enter raises the error). */
+static inline __attribute__((always_inline)) int dumps_cursor_leaf_at(const dumps_ctx *c, dumps_cursor *k, PyObject *o,
+                                                                      int depth)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    PyObject *const *items;
+    Py_ssize_t n;
+    if (t == &PyList_Type) {
+        items = ((PyListObject *)o)->ob_item;
+        n = PyList_GET_SIZE(o);
+    } else if (t == &PyTuple_Type) {
+        items = ((PyTupleObject *)o)->ob_item;
+        n = PyTuple_GET_SIZE(o);
+    } else {
+        return 0;
+    }
+    uint64_t *start = k->w;
+    PyObject **borrowed = k->b;
+    if (n > DUMPS_LEAF_MAX || depth >= DUMPS_MAX_DEPTH || (size_t)(k->wend - start) < 2 + 3 * (size_t)n)
+        return 0;
+    k->w = start + 2;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!dumps_cursor_scalar(k, items[i])) {
+            k->w = start;
+            k->b = borrowed;
+            return 0;
+        }
+    }
+    start[0] = dumps_kind(ISOJSON_ARRAY) | (uint64_t)n;
+    start[1] = (uint64_t)(k->w - c->tape.words);
+    return 1;
+}
+
+/* A member of the container being walked (depth c->depth). */
+static inline __attribute__((always_inline)) int dumps_cursor_leaf(const dumps_ctx *c, dumps_cursor *k, PyObject *o)
+{
+    return dumps_cursor_leaf_at(c, k, o, c->depth);
+}
+
+/* A dict key through the key cache at the cursor: 1 when the key was cached
+ * and its entry copied, 0 when the caller must take dumps_key's slow path.
+ * Needs room for 3 words. */
+static inline __attribute__((always_inline)) int dumps_cursor_cached_key(const dumps_ctx *c, dumps_cursor *k,
+                                                                         PyObject *key)
+{
+    const dumps_keyslot *set = &c->keys->slots[dumps_keyset_of(key)];
+    const dumps_keyslot *hit;
+    if (set[0].key == key)
+        hit = &set[0];
+    else if (set[1].key == key)
+        hit = &set[1];
+    else
+        return 0;
+    uint64_t *w = k->w;
+    w[0] = hit->words[0];
+    w[1] = hit->words[1];
+    w[2] = hit->words[2];
+    k->w = w + 3;
+    return 1;
+}
+
+/* An exact dict as a leaf: cached keys, members that are scalars or leaf
+ * arrays. The caller has made room for 2 words. */
+static inline __attribute__((always_inline)) int dumps_cursor_leaf_dict(const dumps_ctx *c, dumps_cursor *k,
+                                                                        PyObject *o)
+{
+#if DUMPS_DICT_DIRECT
+    if (Py_TYPE(o) != &PyDict_Type || (c->opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)))
+        return 0;
+    Py_ssize_t n = PyDict_GET_SIZE(o);
+    uint64_t *start = k->w;
+    PyObject **borrowed = k->b;
+    if (n > DUMPS_LEAF_MAX || c->depth >= DUMPS_MAX_DEPTH)
+        return 0;
+    dumps_dict_iter it;
+    dumps_dict_iter_start(&it, o);
+    if (it.entries == NULL)
+        return 0;
+    k->w = start + 2;
+    Py_ssize_t count = 0;
+    PyObject *key, *value;
+    while (dumps_dict_iter_next(&it, &key, &value)) {
+        /* Room for a key and a scalar (a leaf array checks its own). */
+        if (count == n || (size_t)(k->wend - k->w) < 6 || !dumps_cursor_cached_key(c, k, key) ||
+            (!dumps_cursor_scalar(k, value) && !dumps_cursor_leaf_at(c, k, value, c->depth + 1)))
+            goto undo;
+        count++;
+    }
+    start[0] = dumps_kind(ISOJSON_OBJECT) | (uint64_t)count;
+    start[1] = (uint64_t)(k->w - c->tape.words);
+    return 1;
+undo:
+    k->w = start;
+    k->b = borrowed;
+    return 0;
+#else
+    (void)c, (void)k, (void)o;
+    return 0;
+#endif
+}
+
+/* A member that is neither a scalar nor a leaf, through the context. The
+ * cursor is stored before and reloaded after. The types handled here run no
+ * Python code, except in what they contain, which comes back here; anything
+ * else may (default=, a lazy module's import, a subclass's method...), and
+ * counts in c->keys->foreign, so that the dict loop knows when to read its
+ * table again. Tuples count too: their loop (dumps_tuple) does not come back
+ * here. */
+static inline __attribute__((always_inline)) int dumps_cursor_slow(dumps_ctx *c, dumps_cursor *k, PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    int rc;
+    dumps_cursor_store(c, k);
+    if (t == &PyDict_Type) {
+        rc = dumps_dict(c, o);
+    } else if (t == &PyList_Type) {
+        rc = dumps_list(c, o);
+    } else if (t == &PyUnicode_Type) {
+        rc = dumps_str(c, o);
+    } else if (t == &PyLong_Type) {
+        rc = dumps_int(c, o);
+    } else {
+        c->keys->foreign++;
+        rc = dumps_value(c, o);
+    }
+    dumps_cursor_load(c, k);
+    return rc;
+}
+
+/* One member of a list at the cursor, which has room for 3 words: a scalar,
+ * a leaf array or dict, or through the context. 0, or -1 on error. (The dict
+ * loop tries no leaf dicts: measured, the code they add to its loop costs
+ * more than they save on the corpus.) */
+static inline __attribute__((always_inline)) int dumps_cursor_member(dumps_ctx *c, dumps_cursor *k, PyObject *o)
+{
+    if (dumps_cursor_scalar(k, o))
+        return 0;
+    if (dumps_cursor_leaf(c, k, o) || dumps_cursor_leaf_dict(c, k, o))
+        return 0;
+    return dumps_cursor_slow(c, k, o);
+}
+
+#pragma GCC visibility pop
+
+#endif

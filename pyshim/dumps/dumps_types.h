@@ -1,0 +1,72 @@
+/* The types dumps serializes without an exact-type fast path (dumps_types.c
+ * dispatches them in orjson's order): datetime, UUID, Enum, subclasses of the
+ * builtins, dataclasses, numpy. Their types live in other modules and are
+ * found in the calling interpreter's sys.modules (dumps_types.c). */
+#ifndef ISOJSON_DUMPS_TYPES_H
+#define ISOJSON_DUMPS_TYPES_H
+
+#include "dumps.h"
+
+#pragma GCC visibility push(hidden)
+
+/* Returned by a serializer that does not handle the object it was given. */
+#define DUMPS_NOT_MINE 1
+
+/* The cached type `which`, looking for its module in sys.modules first when
+ * it has not been found yet; NULL (no error) while that module is not
+ * imported: then no instance of it can exist. */
+PyObject *dumps_type(isojson_dumps_state *st, enum isojson_cached_type which);
+
+/* A datetime/date/time, UUID or Enum dict key under OPT_NON_STR_KEYS:
+ * appends its String entry (0), fails (-1) or is not one (DUMPS_NOT_MINE). */
+int dumps_typed_key(dumps_ctx *c, PyObject *key);
+
+/* dumps_datetime.c: kind is ISOJSON_T_DATETIME, _DATE or _TIME. Values and
+ * keys are the same clean String entry (as_key is not read). */
+int dumps_datetime(dumps_ctx *c, PyObject *o, enum isojson_cached_type kind, int as_key);
+/* dumps_uuid.c */
+int dumps_uuid(dumps_ctx *c, PyObject *o, int as_key);
+/* dumps_enum.c: the member's value, as a value or as a key. */
+int dumps_enum(dumps_ctx *c, PyObject *o);
+int dumps_enum_key(dumps_ctx *c, PyObject *o);
+/* dumps_dataclass.c */
+int dumps_is_dataclass(dumps_ctx *c, PyTypeObject *t);
+int dumps_dataclass(dumps_ctx *c, PyObject *o);
+/* dumps_numpy.c: DUMPS_NOT_MINE when o is no numpy array or scalar. */
+int dumps_numpy(dumps_ctx *c, PyObject *o);
+
+/* Short ASCII text that needs no escaping (datetimes, UUIDs, datetime64) is
+ * formatted straight into the scratch arena, not into a local buffer that
+ * is then copied: the copy's wide loads of bytes just stored one at a time
+ * stall on store forwarding. dumps_text_begin reserves DUMPS_TEXT_BUF bytes
+ * (NULL with MemoryError); dumps_text_finish gives back what the text
+ * [start, end) did not use and appends it as a String entry (clean UTF-8),
+ * which serves as a value or as a key. No Python code may run in between. */
+#define DUMPS_TEXT_BUF 48
+
+/* "00010203...99": two decimal digits per entry. */
+extern const char dumps_digit_pairs[201];
+
+/* n bytes of scratch, from the head chunk when it has the room without a
+ * call (dumps_scratch's own fast path, inlined for per-value text). */
+static inline uint8_t *dumps_text_room(dumps_ctx *c, size_t n)
+{
+    dumps_chunk *ch = c->scratch;
+    if (ch != NULL && ch->cap - ch->len >= n) {
+        uint8_t *p = ch->data + ch->len;
+        ch->len += n;
+        return p;
+    }
+    return dumps_scratch(c, n);
+}
+
+/* Gives back the last `unused` bytes of the most recent scratch request:
+ * both dumps_scratch and dumps_text_room hand out the end of the head chunk. */
+static inline void dumps_text_trim(dumps_ctx *c, size_t unused) { c->scratch->len -= unused; }
+
+static inline char *dumps_text_begin(dumps_ctx *c) { return (char *)dumps_text_room(c, DUMPS_TEXT_BUF); }
+int dumps_text_finish(dumps_ctx *c, char *start, char *end);
+
+#pragma GCC visibility pop
+
+#endif

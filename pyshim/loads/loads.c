@@ -1,0 +1,149 @@
+/* loads(obj, /): bytes, bytearray, memoryview (C-contiguous) or str → one
+ * engine call that parses into a tape → Python objects built from the tape.
+ * Exact types only, as orjson (a subclass of bytes or str is refused with
+ * the same message).
+ */
+#include "loads.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Inputs at least this long are parsed without the GIL, so that other
+ * threads run while Go parses. bytes and str cannot change meanwhile; a
+ * bytearray or memoryview could (another thread may write to it), so it is
+ * first copied: a memcpy is a few percent of a parse. */
+#define NOGIL_MIN (64 * 1024)
+
+/* Builds the objects with the interpreter's cyclic GC switched off, and puts
+ * its previous state back.
+ *
+ * Why: every container the build allocates counts towards the GC's
+ * threshold, and once past it CPython schedules a collection, which runs as
+ * soon as loads returns. That collection cannot free anything the build made
+ * (the new objects are all reachable from the result) and it traverses them
+ * all: 10-20% of a loads of twitter.json or citm_catalog.json, for nothing
+ * when the caller drops the result before allocating again (a request
+ * handler, a loop over documents). Switched off, the build schedules nothing.
+ * The allocations still count: when the result is kept, the next container
+ * allocated anywhere finds the count past the threshold and schedules the
+ * same collection as before, so garbage made elsewhere is collected no later
+ * than one allocation after it would have been.
+ *
+ * Safe: the GIL is held throughout the build, which runs no Python code (only
+ * str, int, float, list and dict of our own making are created or freed), so
+ * no other thread of this interpreter can see or change the GC's state
+ * meanwhile; the state is per interpreter. A caller who disabled the GC
+ * keeps it disabled. */
+static PyObject *build_without_gc_scheduling(isojson_state *st, loads_scratch *s, const uint8_t *src, size_t n)
+{
+    int was_enabled = PyGC_Disable();
+    PyObject *result = loads_build(st, s, src, n);
+    if (was_enabled)
+        PyGC_Enable();
+    return result;
+}
+
+static void wrong_input(isojson_state *st)
+{
+    isojson_raise_decode_error(st, "Input must be bytes, bytearray, memoryview, or str", NULL, 0);
+}
+
+PyObject *isojson_loads(PyObject *module, PyObject *obj)
+{
+    isojson_state *st = isojson_live_state(module);
+    if (st == NULL)
+        return NULL;
+    const uint8_t *src;
+    Py_ssize_t n;
+    int immutable = 1;
+    PyObject *input_str = NULL;
+    PyTypeObject *type = Py_TYPE(obj);
+    Py_buffer view = {.obj = NULL};
+
+    if (type == &PyBytes_Type) {
+        src = (const uint8_t *)PyBytes_AS_STRING(obj);
+        n = PyBytes_GET_SIZE(obj);
+    } else if (type == &PyUnicode_Type) {
+        /* For compact ASCII this is the str's own data; otherwise CPython
+         * caches the UTF-8 on the str. */
+        src = (const uint8_t *)PyUnicode_AsUTF8AndSize(obj, &n);
+        if (src == NULL) {
+            /* The UTF-8 of a non-ASCII str is allocated on first use: out
+             * of memory is not a surrogate in the input (orjson reports
+             * both as the surrogate error; a caller catching
+             * JSONDecodeError must not take valid input for invalid). */
+            if (PyErr_ExceptionMatches(PyExc_MemoryError))
+                return NULL;
+            PyErr_Clear();
+            isojson_raise_decode_error(st, "str is not valid UTF-8: surrogates not allowed", NULL, 0);
+            return NULL;
+        }
+        input_str = obj;
+    } else if (type == &PyByteArray_Type || type == &PyMemoryView_Type) {
+        /* A buffer export keeps a bytearray from being resized (moved)
+         * while the tape points into it, even by a __del__ that runs during
+         * the build. */
+        if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS) < 0) {
+            PyErr_Clear();
+            wrong_input(st);
+            return NULL;
+        }
+        src = view.buf;
+        n = view.len;
+        immutable = 0;
+    } else {
+        wrong_input(st);
+        return NULL;
+    }
+
+    const isojson_engine_api *engine = isojson_engine();
+    int backend = engine ? isojson_backend_index() : -1;
+    loads_scratch *s = backend >= 0 ? loads_scratch_acquire() : NULL;
+    if (s == NULL) {
+        if (view.obj != NULL)
+            PyBuffer_Release(&view);
+        return NULL;
+    }
+
+    isojson_error err;
+    err.offset = 0;
+    err.msg[0] = '\0';
+    int rc;
+    uint8_t *copy = NULL;
+    if (!immutable && n >= NOGIL_MIN && (copy = malloc((size_t)n)) != NULL) {
+        memcpy(copy, src, (size_t)n);
+        src = copy;
+        immutable = 1;
+    }
+    if (immutable && n >= NOGIL_MIN) {
+        /* The pacing yield too without the GIL: it waits for another Go
+         * thread to hand the P back, and other Python threads need not. */
+        Py_BEGIN_ALLOW_THREADS
+        isojson_engine_pace(engine, (size_t)n);
+        rc = engine->parse(backend, src, (size_t)n, &s->tape, &err);
+        Py_END_ALLOW_THREADS
+    } else {
+        isojson_engine_pace(engine, (size_t)n);
+        rc = engine->parse(backend, src, (size_t)n, &s->tape, &err);
+    }
+
+    PyObject *result = NULL;
+    switch (rc) {
+    case ISOJSON_OK:
+        result = build_without_gc_scheduling(st, s, src, (size_t)n);
+        break;
+    case ISOJSON_SYNTAX:
+        isojson_raise_syntax_error(st, &err, input_str, src, (size_t)n);
+        break;
+    case ISOJSON_NOMEM:
+        PyErr_NoMemory();
+        break;
+    default:
+        PyErr_Format(PyExc_RuntimeError, "isojson engine: %s", err.msg);
+    }
+    loads_scratch_release(s);
+    free(copy);
+    if (view.obj != NULL)
+        PyBuffer_Release(&view);
+    return result;
+}
