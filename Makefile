@@ -38,16 +38,19 @@ PY := scripts/py
 RESULTS := build/test-results
 
 .PHONY: help build wheel sdist notices py-env demo test test-vet test-go test-cross test-build test-py \
-        test-py-writer test-install test-bench-py test-summary qemu bench bench-go bench-py bench-callgrind fuzz fuzz-long clean
+        test-py-writer test-install test-bench-py test-summary qemu arm64-env build-arm64 wheel-arm64 \
+        test-arm64-quick test-arm64 bench bench-go bench-py bench-callgrind fuzz fuzz-long clean
 
 help:
 	@sed -n '3,11p' Makefile | sed 's/^# *//'
 	@echo
 	@echo 'Parts: build, wheel, sdist, notices, py-env, qemu, test-vet, test-go, test-cross, test-build, test-py,'
 	@echo '       test-py-writer, test-install, test-bench-py, bench-go, bench-py, bench-callgrind, clean'
+	@echo 'arm64: arm64-env, build-arm64, wheel-arm64, test-arm64-quick (a bounded part), test-arm64 (the whole'
+	@echo '       suite, hours under emulation)'
 	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZTIME_LONG, FUZZ, FUZZ_JOBS,'
 	@echo '       FUZZ_KEEP, BENCH_COUNT, BENCH_TIME, BENCH (regexp), BENCH_ROWS (regexp), BENCH_PY_ARGS,'
-	@echo '       CALLGRIND_ARGS, CROSS_ARCHES, CROSS_PKGS'
+	@echo '       CALLGRIND_ARGS, CROSS_ARCHES, CROSS_PKGS, ARM64_QUICK, ARM64_PYTEST (pytest arguments)'
 
 ## Build ###################################################################################################
 
@@ -184,10 +187,62 @@ test-summary:
 	  else printf 'FAIL  %-8s did not run: a prerequisite failed (see above)\n' $$p; fi; done
 
 # qemu-user runs the cross-compiled test binaries; Debian's qemu-user package provides both emulators.
+# Without its recommendation qemu-user-binfmt, which conflicts with qemu-user-static (the arm64 root's
+# emulator, scripts/arm64-env): the two packages' emulators live side by side.
 qemu:
 	@if ! command -v qemu-s390x >/dev/null || ! command -v qemu-aarch64 >/dev/null; then \
 	  echo "qemu: installing qemu-user (qemu-s390x, qemu-aarch64)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null; fi
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user >/dev/null; fi
+
+## arm64 ###################################################################################################
+
+# The Python suite on aarch64: the package cross-built here (scripts/build-arm64: Go's cgo and C with
+# Debian's aarch64-linux-gnu-gcc) and run by the Python 3.14 of an arm64 Debian root under
+# qemu-aarch64-static (scripts/arm64-env makes the root once, cached like the Python 3.14 root). There
+# the SSE/AVX paths are absent, so the portable ones run. Emulation is slow (docs/platforms.md has the
+# times): ISOJSON_TEST_TIME_SCALE (scripts/py-arm64 sets 20) stretches the suite's deadlines, and the
+# runs are niced, the CPU being shared.
+arm64-env:
+	@echo "arm64-env: arm64 root at $$(scripts/arm64-env)"
+
+build-arm64:
+	scripts/build-arm64
+
+# dist/isojson-V-cp314-cp314-manylinux_2_NN_aarch64.whl (the builder's tag: what the objects need).
+wheel-arm64:
+	scripts/build-arm64 wheel
+
+# A bounded part, meant to join `make test` (add test-arm64-quick to test's list and arm64q to
+# test-summary's): strict import in six own-GIL sub-interpreters and the isolation of their module
+# state (each its own exception class), JSONTestSuite with every input type and its decisions, a dumps
+# parity sample (two option sets, every float bit-pattern class), fork (children and grandchildren
+# after use, a child forked before first use). Chosen by their times under emulation (docs/platforms.md):
+# concurrent sub-interpreters, fork under busy threads and random round trips cost 1-2.5 min each there.
+ARM64_QUICK ?= \
+  tests/test_subinterpreters.py::test_strict_import_in_six_subinterpreters \
+  tests/test_subinterpreters.py::test_errors_inside_a_subinterpreter \
+  tests/test_parity_loads.py::test_suite_is_complete tests/test_parity_loads.py::test_json_test_suite \
+  tests/test_parity_loads.py::test_json_test_suite_decisions \
+  'tests/test_parity_dumps.py::test_dumps_matches_orjson[none]' \
+  'tests/test_parity_dumps.py::test_dumps_matches_orjson[INDENT_2|SORT_KEYS|NON_STR_KEYS]' \
+  tests/test_parity_dumps.py::test_every_float_bit_pattern_class \
+  tests/test_engine_loader.py::test_children_and_grandchildren_after_use \
+  tests/test_fork_round_trips.py::test_fork_before_first_use
+# The whole suite, as test-py runs it natively.
+ARM64_PYTEST ?= tests/
+# (pytest's exit 5, no tests collected, is a failure as in test-py.)
+arm64_pytest = r=0; nice -n 10 scripts/py-arm64 -m pytest -q $(1) || r=$$?; \
+  [[ $$r != 5 ]] || echo "test-arm64: FAIL: pytest collected no tests (exit 5)" >&2; exit $$r
+arm64q_cmd = scripts/build-arm64 && { $(call arm64_pytest,--durations=10 $(ARM64_QUICK)); }
+arm64q_summary = $(pytest_summary)
+test-arm64-quick:
+	$(call part,arm64q)
+
+arm64_cmd = scripts/build-arm64 && { $(call arm64_pytest,--durations=30 $(ARM64_PYTEST)); }
+arm64_summary = $(pytest_summary)
+test-arm64:
+	$(call part,arm64)
+	@cat $(RESULTS)/arm64.result
 
 ## Benchmarks ##############################################################################################
 

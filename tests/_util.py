@@ -28,6 +28,18 @@ TESTDATA = os.path.join(REPO_DIR, "testdata")
 SUITE_DIR = os.path.join(TESTDATA, "JSONTestSuite", "test_parsing")
 CORPUS_DIR = os.path.join(TESTDATA, "corpus")
 
+# Deadlines (a child process's timeout, a thread's join) are written for native speed. Under
+# emulation (the arm64 suite runs under qemu-user, 20-60x slower: scripts/py-arm64 sets it)
+# ISOJSON_TEST_TIME_SCALE multiplies every one of them, through scaled(). A deadline only bounds a
+# hang: no assertion is on a time, so the scale makes no test pass that would otherwise fail.
+TIME_SCALE = float(os.environ.get("ISOJSON_TEST_TIME_SCALE") or 1)
+
+
+def scaled(seconds):
+    """A deadline of `seconds` at native speed, as long as it must be here."""
+    return seconds * TIME_SCALE
+
+
 MODULE_NAME = os.environ.get("ISOJSON_TEST_MODULE", "isojson")
 # Raises ImportError (a collection error: the run fails) when the module is missing.
 isojson = importlib.import_module(MODULE_NAME)
@@ -660,9 +672,10 @@ def exec_in_interpreters(code, n):
 
 def run_python(code, timeout, *args, env=None):
     """Run code in a fresh Python in a session of its own; a crash, a
-    non-zero exit or a timeout fails the calling test with the child's
-    output. On timeout the whole process group (forked children included)
+    non-zero exit or a timeout (seconds at native speed: scaled()) fails the
+    calling test with the child's output. On timeout the whole process group (forked children included)
     is killed. Returns the child's stdout."""
+    timeout = scaled(timeout)
     cmd = [sys.executable, "-X", "faulthandler", "-c", textwrap.dedent(code), *map(str, args)]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env or child_env(),
                          cwd=TESTS_DIR, start_new_session=True)

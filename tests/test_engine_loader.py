@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 def run(code, timeout=120):
     r = subprocess.run([sys.executable, "-W", "ignore::DeprecationWarning", "-c", textwrap.dedent(code)],
-                       capture_output=True, text=True, timeout=timeout)
+                       capture_output=True, text=True, timeout=_util.scaled(timeout))
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
 

@@ -263,7 +263,8 @@ def test_strict_subinterpreter():
 
 def run_python(code, **env):
     full = dict(os.environ, **env)
-    return subprocess.run([sys.executable, "-c", code], env=full, capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-c", code], env=full, capture_output=True, text=True,
+                          timeout=_util.scaled(120))
 
 
 def test_import_does_not_load_engine():

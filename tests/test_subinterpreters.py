@@ -98,7 +98,7 @@ def test_concurrent_subinterpreters(n):
         for t in threads:
             t.start()
         for t in threads:
-            t.join(timeout=300)
+            t.join(timeout=_util.scaled(300))
         assert not any(t.is_alive() for t in threads), "an interpreter did not finish within 300 s"
         assert not errors, "\n".join(errors)
         for i in range(n):
@@ -134,7 +134,7 @@ def test_threads_and_subinterpreters_together():
         for t in threads:
             t.start()
         for t in threads:
-            t.join(timeout=300)
+            t.join(timeout=_util.scaled(300))
         assert not any(t.is_alive() for t in threads), "a thread did not finish within 300 s"
         assert not errors, "\n".join(errors)
         for i, (r, w) in enumerate(zip(results, want)):

@@ -52,7 +52,7 @@ def _run_threads(n, target):
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=300)
+        t.join(timeout=_util.scaled(300))
     assert not any(t.is_alive() for t in threads), "a thread did not finish within 300 s"
     assert not errors, "\n".join(errors[:10])
 
@@ -102,7 +102,7 @@ def _on_small_stack(fn, stack=256 * 1024):
     try:
         t = threading.Thread(target=lambda: result.append(_util.outcome(fn)), daemon=True)
         t.start()
-        t.join(timeout=120)
+        t.join(timeout=_util.scaled(120))
     finally:
         threading.stack_size(old)
     assert not t.is_alive()

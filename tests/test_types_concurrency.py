@@ -243,7 +243,7 @@ def test_subinterpreters_and_threads_at_once():
         for t in threads:
             t.start()
         for t in threads:
-            t.join(timeout=300)
+            t.join(timeout=_util.scaled(300))
         assert not any(t.is_alive() for t in threads), "a worker did not finish within 300 s"
         assert not errors, "\n".join(errors)
         assert results == [ITERATIONS] * len(work)
