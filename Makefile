@@ -98,9 +98,15 @@ endef
 
 # make -k runs every part even when one fails, so that one broken area does not hide the state of the
 # others; the summary then repeats each runner's own result lines, and the exit status is the parts'.
+# TEST_JOBS parts run at once, taken in TEST_PARTS order (two by default: the Go parts are mostly
+# compiling and the race detector, the Python parts mostly one interpreter at a time, so the two overlap
+# well on two cores); --output-sync prints each part's output whole when it ends instead of interleaving,
+# and every part's log stays in $(RESULTS)/NAME.log. TEST_JOBS=1 runs them one after another.
+TEST_JOBS ?= 2
+TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-cross test-bench-py
 test:
 	@rm -rf $(RESULTS); rc=0; \
-	$(MAKE) --no-print-directory -k test-vet test-go test-cross test-py test-py-writer test-install test-bench-py || rc=$$?; \
+	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_PARTS) || rc=$$?; \
 	$(MAKE) --no-print-directory test-summary; exit $$rc
 
 vet_cmd = $(GO) vet ./...
