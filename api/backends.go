@@ -4,8 +4,8 @@ import (
 	"os"
 	"sync/atomic"
 
+	_ "github.com/isojson/isojson/allbackends" // every parser and writer, where its build tags allow
 	"github.com/isojson/isojson/backend"
-	_ "github.com/isojson/isojson/backend/all" // every parser and writer, where its build tags allow
 )
 
 // EnvBackend is the environment variable that chooses the backend of the

@@ -1,6 +1,6 @@
 package bench
 
 // Every parser and writer, where its package's build constraints allow (see
-// backend/all); with -tags isojson_nosimdjson, isojson_nosonic,
+// allbackends); with -tags isojson_nosimdjson, isojson_nosonic,
 // isojson_nofastjson or isojson_noreference one registers nothing.
-import _ "github.com/isojson/isojson/backend/all"
+import _ "github.com/isojson/isojson/allbackends"

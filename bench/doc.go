@@ -12,7 +12,7 @@
 //	go test -run '^$' -bench 'Write/reference' ./bench/
 //
 // Which backends are measured is decided by what the test binary links:
-// backends_test.go imports backend/all, and a parser joins backend.Names()
+// backends_test.go imports allbackends, and a parser joins backend.Names()
 // (a writer backend.WriterNames()) when its package registers itself for
 // this GOARCH and build tags.
 package bench

@@ -32,7 +32,7 @@ SEED = 4_2026_1130
 REFERENCE = "scalar"
 BACKENDS = tuple(isojson.backends)
 # The parsers of a default build on x86-64, in rank order. The Go registry is
-# the one source: backend/all/list_test.go fails when this line disagrees
+# the one source: allbackends/list_test.go fails when this line disagrees
 # with it.
 X86_64_BACKENDS = ("scalar", "simdjson", "sonic", "fastjson")
 CHILD_TIMEOUT = 240  # seconds; the batch takes a few seconds on a loaded machine

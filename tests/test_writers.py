@@ -26,7 +26,7 @@ from _util import isojson, orjson
 
 WRITERS = tuple(isojson.writers)
 # The writers of every default build, in rank order. The Go registry is the one
-# source: backend/all/list_test.go fails when this line disagrees with it.
+# source: allbackends/list_test.go fails when this line disagrees with it.
 EXPECTED_WRITERS = ("fast", "reference")
 CHILD_TIMEOUT = 300
 

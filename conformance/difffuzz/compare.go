@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	_ "github.com/isojson/isojson/allbackends" // every parser and writer, where it builds
 	"github.com/isojson/isojson/backend"
-	_ "github.com/isojson/isojson/backend/all" // every parser and writer, where it builds
 	"github.com/isojson/isojson/conformance"
 )
 

@@ -18,7 +18,7 @@
 //	callback_out.go  the one that grows write_into's output through the caller
 //	errors.go      panics and errors → return codes and isojson_error
 //	cgo_calls.go   the C-memory call sequence the Go tests use (tests cannot use cgo)
-//	backends.go    the backends compiled in (backend/all)
+//	backends.go    the backends compiled in (allbackends)
 //	abi_check.go   isojson_engine.h's tape layout and option bits held against
 //	               backend/tape.go and api/options.go at compile time
 //

@@ -1,9 +1,11 @@
-// Package all registers every backend isojson has, parsers and writers, by
-// importing their packages (each registers itself in its init where its
-// build tags and GOARCH allow). It is the one list: api, the engine
+// Package allbackends registers every backend isojson has, parsers and
+// writers, by importing their packages (each registers itself in its init
+// where its build tags and GOARCH allow). It is the one list: api, the engine
 // (pyshim/engine), the benchmarks and the differential fuzz import it, and
-// list_test.go checks that the README, docs/internals.md and the Python tests name the same
-// backends.
+// list_test.go checks that the README, docs/internals.md and the Python tests
+// name the same backends. It stands at the top of the module, not under
+// backend/, because it imports the writers (writer/, writer/reference), which
+// import backend: below backend it would be an import running back up.
 //
 // Parsers (backend.Names):
 //
@@ -16,7 +18,7 @@
 //
 //	fast       package writer, the default (always in)
 //	reference  package writer/reference; tag isojson_noreference leaves it out
-package all
+package allbackends
 
 import (
 	_ "github.com/isojson/isojson/backend/fastjson"
