@@ -1,7 +1,7 @@
 """The Python benchmarks of isojson (`make bench-py`, about 5 minutes).
 
     scripts/py bench/python/run_all.py [--quick] [--rows REGEXP]
-                                       [--only percall,firstcall,parallel,threaded,backends]
+                                       [--only percall,firstcall,parallel,threaded,backends,writers]
 
 Measures, on this machine, side by side:
   1. loads and dumps per call on every row of the benchmark set (rows.py:
@@ -15,10 +15,13 @@ Measures, on this machine, side by side:
      own-GIL sub-interpreters, orjson in threads and in processes
      (parallel.py, workload.py), and threaded loads of large documents;
   4. isojson loads per backend against orjson, one process per backend
-     (backends.py).
+     (backends.py);
+  5. isojson dumps per writer against orjson, one process per writer
+     (writers.py).
 Writes bench/results/python.{md,json}, rows.png, parallel.png, backends.png
 and rewrites the README section between <!-- bench:begin --> and
-<!-- bench:end -->. ISOJSON_BENCH_MODULE=json benchmarks a stand-in instead
+<!-- bench:end -->; the writers part writes bench/results/writers.{md,json}
+(alone, `--only writers` writes just those). ISOJSON_BENCH_MODULE=json benchmarks a stand-in instead
 of isojson (the reports say so).
 """
 
@@ -41,16 +44,18 @@ import percall
 import report
 import rows
 import workload
+import writers
 
 RESULTS_DIR = os.path.join(percall.REPO, "bench", "results")
 README = os.path.join(percall.REPO, "README.md")
-PARTS = ("percall", "firstcall", "parallel", "threaded", "backends")
+PARTS = ("percall", "firstcall", "parallel", "threaded", "backends", "writers")
 # The keys of the results dict each part writes (for --merge).
 PART_KEYS = {"percall": ("libraries", "how", "rows"),
              "firstcall": ("firstcall",),
              "parallel": ("parallel", "parallel_doc"),
              "threaded": ("threaded_loads",),
-             "backends": ("backends",)}
+             "backends": ("backends",),
+             "writers": ("writers",)}
 
 PARALLEL_CONFIGS = (
     ("isojson", parallel.SUBINTERPRETERS),
@@ -153,8 +158,38 @@ def run_backends(results, s):
                                        clock=s["clock"], log=log)
 
 
+def run_writers(results, s):
+    names = writers.isojson_writers()
+    if not names:
+        log("  no writers to compare (isojson is a stand-in or has no `writers`)")
+        return
+    chosen = writers.selected(s["rows"])
+    if not chosen:
+        log(f"  no writer row matches --rows {s['rows']!r}")
+        return
+    results["writers"] = writers.run(names, chosen, repeats=s["repeats"], sample_seconds=s["sample_seconds"],
+                                     clock=s["clock"], log=log)
+
+
+def write_writers(results, out_dir):
+    """writers.{json,md}: the writers part, with the machine and settings it
+    ran on (python.json leaves it out, so that each part's files stand alone)."""
+    own = {k: results[k] for k in ("machine", "settings", "writers", "load_average_end") if k in results}
+    with open(os.path.join(out_dir, "writers.json"), "w", encoding="utf-8") as f:
+        json.dump(own, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    with open(os.path.join(out_dir, "writers.md"), "w", encoding="utf-8") as f:
+        f.write(report.writers_markdown(own) + "\n")
+    log(f"wrote {os.path.join(out_dir, 'writers.json')}, {os.path.join(out_dir, 'writers.md')}")
+
+
 def write_outputs(results, out_dir, readme):
     os.makedirs(out_dir, exist_ok=True)
+    if results.get("writers"):
+        write_writers(results, out_dir)
+        results = {k: v for k, v in results.items() if k != "writers"}
+        if not any(k in results for part in PARTS if part != "writers" for k in PART_KEYS[part]):
+            return  # the writers part alone: python.* and the README stay as they are
     with open(os.path.join(out_dir, "python.json"), "w", encoding="utf-8") as f:
         json.dump(results, f, indent=1, ensure_ascii=False)
         f.write("\n")
@@ -245,7 +280,8 @@ def main(argv=None) -> int:
              "firstcall": ("the first call in a fresh process", run_firstcall),
              "parallel": ("parallel round trips", run_parallel),
              "threaded": ("threaded loads of large documents", run_threaded),
-             "backends": ("loads per isojson backend", run_backends)}
+             "backends": ("loads per isojson backend", run_backends),
+             "writers": ("dumps per isojson writer", run_writers)}
     for part in PARTS:
         if part in parts:
             title, fn = steps[part]
@@ -260,15 +296,21 @@ def main(argv=None) -> int:
         results = merged(args.merge, results, parts)
     # Only a full (or merged) run of the real isojson owns bench/results and
     # the README's figures; a stand-in's or a partial run's results go to a
-    # temporary directory.
+    # temporary directory. The writers part alone owns its own files
+    # (writers.{md,json}) and touches nothing else.
     official = (libraries.isojson_module_name() == "isojson" and not args.rows
-                and (set(parts) == set(PARTS) or args.merge))
+                and (set(parts) == set(PARTS) or args.merge or parts == ["writers"]))
     out_dir = args.out or (RESULTS_DIR if official else os.path.join(tempfile.gettempdir(), "isojson-bench"))
     write_outputs(results, out_dir, README if official and not args.out else None)
     log(f"done in {results['elapsed_s']:.0f} s")
     wrong = sum(p.get("errors", 0) for p in results.get("parallel", []) + results.get("threaded_loads", []))
     if wrong:
         log(f"ERROR: {wrong} round trips gave wrong results")
+        return 1
+    differ = [f"{name} {e['row']}" for name, r in results.get("writers", {}).items() for e in r.get("rows", [])
+              if e["problems"]]
+    if differ:
+        log(f"ERROR: dumps bytes differ from orjson's with the writer and row: {', '.join(differ)}")
         return 1
     return 0
 

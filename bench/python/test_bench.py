@@ -23,6 +23,7 @@ import percall  # noqa: E402
 import report  # noqa: E402
 import rows  # noqa: E402
 import workload  # noqa: E402
+import writers  # noqa: E402
 
 
 def test_document_bytes_are_orjson_bytes():
@@ -333,6 +334,77 @@ def test_firstcall_child_reports_in_a_fresh_process():
     assert out[0]["threads"]["min"] >= 1 and out[0]["rss_mb"]["min"] > 1
     bad = firstcall.run(("no-such-library",), runs=1, log=lambda _: None)
     assert "error" in bad[0]
+
+
+# ---- writers.py: dumps per writer --------------------------------------------------------------------------
+
+def test_writer_rows_are_dumps_rows_of_the_set():
+    assert len(set(writers.ROWS)) == len(writers.ROWS)
+    for name in writers.ROWS:
+        assert rows.DUMPS in rows.BY_NAME[name].ops, name
+    assert writers.selected(None) == writers.ROWS
+    assert writers.selected("^corpus/") == tuple(f"corpus/{d}" for d in percall.CORPUS)
+    assert writers.selected("^fixed/") == ()
+
+
+def test_writer_measure_row_checks_bytes():
+    js = libraries.load("json")
+    broken = libraries.Library("isojson", "broken", "0", js.loads, lambda o: js.dumps(o) + b" ", "")
+    ref = libraries.Library("orjson", "json", "0", js.loads, js.dumps, "")
+    row = rows.BY_NAME["api/user-200B"]
+    e = writers.measure_row(row, broken, ref, 2, 0.001, "cpu")
+    assert e["problems"] == ["dumps bytes differ from orjson"] and e["bytes"] == len(js.dumps(row.instance().obj))
+    assert set(e["timings"]) == {"isojson", "orjson"} and len(e["timings"]["isojson"]["samples"]) == 2
+    assert writers.measure_row(row, ref, ref, 1, 0.001, "cpu")["problems"] == []
+
+
+def _writer_results():
+    def entry(row, iso, ref, problems=()):
+        return {"row": row, "bytes": 2048, "problems": list(problems),
+                "timings": {"isojson": {"number": 1, "samples": [iso, iso * 2]},
+                            "orjson": {"number": 1, "samples": [ref * 3, ref]}}}
+
+    base = _results()
+    return {"machine": base["machine"], "settings": {"repeats": 2, "clock": "cpu"},
+            "writers": {"fast": {"writer": "fast", "rows": [entry("corpus/github", 30e-6, 30e-6),
+                                                            entry("text/cjk", 25e-6, 12.5e-6)]},
+                        "reference": {"writer": "reference", "rows": [entry("corpus/github", 360e-6, 30e-6,
+                                                                            ["dumps bytes differ from orjson"])]},
+                        "other": {"error": "ISOJSON_WRITER=other but isojson.writer is 'fast'"}}}
+
+
+def test_writers_table_and_markdown():
+    md = report.writers_markdown(_writer_results())
+    assert "| dumps, µs per call (×orjson) | size | isojson `fast` | isojson `reference` | orjson |" in md
+    assert "| `corpus/github` | 2.0 KiB | 30.0 (1.00×) | 360 (12.00×) ⚠ differs | 30.0 |" in md
+    assert "| `text/cjk` | 2.0 KiB | 25.0 (2.00×) | – | 12.5 |" in md
+    assert "- `other` failed: ISOJSON_WRITER=other but isojson.writer is 'fast'" in md
+    assert "Test CPU (2 cores" in md
+
+
+def test_writers_part_alone_writes_only_its_files(tmp_path):
+    import run_all
+
+    run_all.write_outputs(_writer_results(), str(tmp_path), None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["writers.json", "writers.md"]
+    saved = json.loads((tmp_path / "writers.json").read_text(encoding="utf-8"))
+    assert set(saved["writers"]) == {"fast", "reference", "other"}
+    both = dict(_results(), writers=_writer_results()["writers"])
+    run_all.write_outputs(both, str(tmp_path / "all"), None)
+    assert "writers" not in json.loads((tmp_path / "all" / "python.json").read_text(encoding="utf-8"))
+    assert (tmp_path / "all" / "writers.md").exists() and (tmp_path / "all" / "python.md").exists()
+
+
+def test_each_writer_runs_in_its_own_process():
+    pytest.importorskip("isojson")
+    names = writers.isojson_writers()
+    assert "fast" in names and "reference" in names
+    out = writers.run(names + ("no-such-writer",), ("api/user-200B",), 1, 0.001, log=lambda _: None)
+    for name in names:
+        assert out[name]["writer"] == name
+        assert [e["row"] for e in out[name]["rows"]] == ["api/user-200B"]
+        assert out[name]["rows"][0]["problems"] == []
+    assert "no-such-writer" in out["no-such-writer"]["error"]
 
 
 # ---- callgrind.py: dumps, per call, tables ----------------------------------------------------------------
