@@ -8,4 +8,12 @@
 // Errors are *DecodeError for invalid JSON (orjson's message, byte offset,
 // 1-based line and column as orjson's JSONDecodeError reports them) and
 // *EncodeError for a Go value orjson could not serialize either.
+//
+//	options.go   Option: orjson's OPT_* bits
+//	parse.go     Parse, Valid
+//	reformat.go  Reformat: parse, fold repeated keys as a Python dict does, write
+//	marshal.go   Marshal: Go values → a tape → the writer
+//	backends.go  the choice of parser backend (ISOJSON_BACKEND)
+//	writers.go   the choice of writer (ISOJSON_WRITER)
+//	errors.go    DecodeError, EncodeError
 package api

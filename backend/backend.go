@@ -1,7 +1,3 @@
-// Package backend defines the tape (the representation of a JSON document
-// that parsers produce and the writer and the CPython extension consume), the
-// narrow Backend interface every parser implements, and the registry that
-// backends join.
 package backend
 
 import (

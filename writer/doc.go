@@ -30,4 +30,30 @@
 // Output grows either on the Go heap (Append) or through a
 // backend.Allocator (Output), which is how the engine library writes
 // straight into C memory for the CPython extension.
+//
+// Files by concern (a _amd64 file's kernel is in the .s of the same name; an
+// _other file is its portable stand-in, which the tests also run on amd64):
+//
+//	writer.go          Output, Append, the encoder and the compact walk
+//	indent.go          the OPT_INDENT_2 walk
+//	sort.go            OPT_SORT_KEYS for Go callers: the recursive walk
+//	register.go        the registration as the writer backend "fast"
+//	leaf_run.go        runs of null, booleans, integers and empty containers
+//	number.go          integers: digits eight at a time in a register
+//	float_run.go       runs of floats in an array, in bounded chunks
+//	float_shortest.go  the shortest round-trip digits, one 64×128-bit product
+//	schubfach.go       the exact fallback (pow10_table.go, made by gen_pow10.go)
+//	pow10_table.go     the powers of ten both float paths use
+//	gen_pow10.go       go generate: writes pow10_table.go
+//	float_layout.go    digits laid out as orjson writes a float
+//	float_kernel_amd64.go/.s  one float, and runs of them, in assembly;
+//	                   float_kernel_other.go elsewhere
+//	text.go            string, BigInt and Raw entries: which path writes them
+//	escape.go          UTF-8 escaped a word at a time
+//	escape_sse2_amd64.go/.s   the SSE2 escaping kernel; escape_wide_other.go
+//	transcode.go       CPython's UCS1/UCS2/UCS4 → UTF-8, a word at a time
+//	transcode_amd64.go/.s     the SSSE3 UCS2 and Latin-1 kernels;
+//	                   transcode_kernel_other.go elsewhere
+//	transcode_le.go    unaligned word loads and stores (little-endian);
+//	                   transcode_other.go the portable ones
 package writer

@@ -26,4 +26,8 @@
 //
 // The build tag isojson_nofastjson leaves the package empty: it registers
 // nothing.
+//
+//	fastjson.go  Parser and its registration: fastjson's parse, the fallback
+//	convert.go   the converter: fastjson's tree and a cursor over the input
+//	             → the isojson tape
 package fastjson

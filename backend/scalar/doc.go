@@ -22,6 +22,11 @@
 //	errors.go        orjson's error precedence (invalid UTF-8 first)
 //	tape.go          growing the tape only through its Allocator
 //	swar.go          eight-bytes-at-a-time helpers
+//	kernels_amd64.go/.s   the AVX2 kernels (ASCII blocks, UTF-8 blocks) and
+//	                 the CPU check that enables them; kernels_other.go is
+//	                 their empty stand-in elsewhere
+//	scan_simd_amd64.go  the inline 16-byte string scan (GOEXPERIMENT=simd);
+//	                 scan_other.go gives the same answer from words
 //
 // orjson validates the whole input as UTF-8 before parsing; this parser
 // validates as it goes (non-ASCII bytes are only legal inside strings) and

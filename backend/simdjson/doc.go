@@ -30,4 +30,8 @@
 //
 // The package builds on amd64 only; elsewhere, or with the build tag
 // isojson_nosimdjson, it is empty and registers nothing.
+//
+//	simdjson.go  Parser and its registration: which documents suit
+//	             simdjson-go, its parse, the fallback
+//	convert.go   the converter: simdjson-go's tape → the isojson tape
 package simdjson

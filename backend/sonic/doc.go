@@ -28,4 +28,7 @@
 //
 // The package builds on amd64 and arm64 only; elsewhere, or with the build
 // tag isojson_nosonic, it is empty and registers nothing.
+//
+//	sonic.go    Parser and its registration: the wrapper, the walk, the fallback
+//	visitor.go  tapeVisitor: sonic's callbacks → the isojson tape
 package sonic

@@ -16,5 +16,10 @@
 // comparisons over the repository's test data.
 //
 // It sits under conformance because it imports it (conformance.Check,
-// Equal, Write, Layouts): the only import that runs back up the tree.
+// Equal, Write, Layouts): beside the backends it would be an import running
+// back up the tree.
+//
+//	compare.go  Compare: the parsers against backend/scalar
+//	writers.go  CompareWriters, CompareWritersOn: the writers against
+//	            writer/reference, in every text layout
 package difffuzz
