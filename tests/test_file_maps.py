@@ -2,7 +2,8 @@
 (its top-level files and cpython/), dumps/dumps.h maps dumps/, loads/loads.h
 maps loads/; in Go, each package of more than one file has a doc.go whose
 package comment names every file of the package's code (.go but tests, .s,
-.h). A file added, renamed or removed without its map fails here."""
+.h); tests/README.md's table names every Python file of tests/. A file added,
+renamed or removed without its map fails here."""
 
 import pathlib
 import re
@@ -96,3 +97,15 @@ def test_go_doc_lists_every_file(folder):
     assert comment, f"{doc.relative_to(REPO)} has no package comment"
     listed = names_in(comment, exts=("go", "s", "h", "c"))
     assert sorted(set(files) - listed - {"doc.go"}) == []
+
+
+# ---- the test suite ------------------------------------------------------------------------------------------
+
+def test_tests_readme_lists_every_file():
+    tests = REPO / "tests"
+    listed = set(re.findall(r"`([A-Za-z0-9_]+\.py)`", (tests / "README.md").read_text()))
+    files = {p.name for p in tests.glob("*.py")}
+    assert "test_file_maps.py" in files
+    assert sorted(files - listed) == [], "tests/README.md's table does not name these files"
+    assert sorted(n for n in listed - files if n.startswith(("test_", "_"))) == [], \
+        "tests/README.md names files that are not in tests/"
