@@ -7,8 +7,6 @@ prints its timings as JSON on stdout.
 """
 
 import json
-import os
-import subprocess
 import sys
 
 import libraries
@@ -18,20 +16,8 @@ import percall
 def run(names, repeats: int, sample_seconds: float, clock: str = "cpu", log=print) -> dict:
     """{backend: {"backend": name in use, "timings": [...], "problems": {doc: [...]}}}
     or {backend: {"error": message}} for a backend that failed."""
-    out = {}
-    for name in names:
-        log(f"  backend {name}")
-        env = dict(os.environ, ISOJSON_BACKEND=name)
-        proc = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), name, str(repeats), str(sample_seconds), clock],
-            env=env, capture_output=True, text=True, timeout=600)
-        if proc.returncode != 0:
-            lines = (proc.stderr or proc.stdout).strip().splitlines()
-            out[name] = {"error": lines[-1] if lines else f"exit status {proc.returncode}"}
-            log(f"    failed: {out[name]['error']}")
-            continue
-        out[name] = json.loads(proc.stdout)
-    return out
+    return libraries.run_per_choice(__file__, "ISOJSON_BACKEND", names, [str(repeats), str(sample_seconds), clock],
+                                    log=log)
 
 
 def _child(name: str, repeats: int, sample_seconds: float, clock: str) -> None:

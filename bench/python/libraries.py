@@ -17,7 +17,10 @@ isojson's.
 """
 
 import importlib
+import json
 import os
+import subprocess
+import sys
 from dataclasses import dataclass
 from typing import Callable
 
@@ -150,3 +153,23 @@ def isojson_backend() -> str:
     import isojson
 
     return str(getattr(isojson, "backend", ""))
+
+
+def run_per_choice(script: str, variable: str, names, args: list[str], log=print, timeout: int = 600) -> dict:
+    """Runs `python script NAME ARGS...` once per name, with the environment
+    variable (ISOJSON_BACKEND, ISOJSON_WRITER: isojson reads it once per
+    process) set to it, and returns {name: the JSON the child printed} or
+    {name: {"error": its last line of output}} for a child that failed."""
+    out = {}
+    for name in names:
+        log(f"  {variable}={name}")
+        proc = subprocess.run([sys.executable, os.path.abspath(script), name, *args],
+                              env=dict(os.environ, **{variable: name}), capture_output=True, text=True,
+                              timeout=timeout)
+        if proc.returncode != 0:
+            lines = (proc.stderr or proc.stdout).strip().splitlines()
+            out[name] = {"error": lines[-1] if lines else f"exit status {proc.returncode}"}
+            log(f"    failed: {out[name]['error']}")
+            continue
+        out[name] = json.loads(proc.stdout)
+    return out

@@ -20,8 +20,6 @@ Results ("writers" in bench/results/writers.json):
 """
 
 import json
-import os
-import subprocess
 import sys
 
 import libraries
@@ -51,21 +49,9 @@ def isojson_writers() -> tuple[str, ...]:
 def run(names, row_names, repeats: int, sample_seconds: float, clock: str = "cpu", log=print) -> dict:
     """Measures every writer in `names` on `row_names` (see the module
     docstring for what it returns)."""
-    out = {}
-    for name in names:
-        log(f"  writer {name}")
-        env = dict(os.environ, ISOJSON_WRITER=name)
-        proc = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), name, ",".join(row_names), str(repeats),
-             str(sample_seconds), clock],
-            env=env, capture_output=True, text=True, timeout=900)
-        if proc.returncode != 0:
-            lines = (proc.stderr or proc.stdout).strip().splitlines()
-            out[name] = {"error": lines[-1] if lines else f"exit status {proc.returncode}"}
-            log(f"    failed: {out[name]['error']}")
-            continue
-        out[name] = json.loads(proc.stdout)
-    return out
+    return libraries.run_per_choice(__file__, "ISOJSON_WRITER", names,
+                                    [",".join(row_names), str(repeats), str(sample_seconds), clock],
+                                    log=log, timeout=900)
 
 
 def measure_row(row: rows.Row, iso, ref, repeats: int, sample_seconds: float, clock: str) -> dict:
