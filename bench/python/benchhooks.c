@@ -16,7 +16,7 @@
  *   loads_args(obj) loads' reading of its argument (bytes, bytearray, memoryview or str to
  *                   a pointer and a length), then returns None
  *   bytes_new(n)    a bytes object of n bytes, uninitialized (freed by the caller's loop)
- *   engine_open(path)     dlopen()s the Go engine (libisojson_engine.so) in this process
+ *   engine_open(path)     dlopen()s the Go engine (libisojson_engine.so.0) in this process
  *                         (in a process where isojson loaded it already: the same copy)
  *   engine_calls(n)       n calls of isojson_engine_abi (an engine call that does nothing:
  *                         the cgo crossing C -> Go -> C), in a C loop
