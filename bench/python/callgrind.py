@@ -20,7 +20,9 @@ loop (its own code object, specialized alike) calling the row, a dump.
 Instructions per call = (row loop - the least empty loop) / n, the least over
 repeats: the harness's loop and the bare call are subtracted, the library's
 own argument parsing is not. n depends on instructions, not on time, so that
-every run makes the same calls.
+every run makes the same calls. The text rows' dumps take a list of n
+fresh copies of the row's value instead, walked by both loops (fresh_copy:
+non-ASCII strs made anew, whose UTF-8 form CPython has not cached yet).
 
 What is counted: the calling thread (--separate-threads=yes), where all of a
 call's work happens (Python, the extension, the Go engine); the Go runtime's
@@ -161,6 +163,68 @@ def _count(marks: Marks, key: str, fn, base, arg, kwargs: dict, n: int, repeats:
         marks.dump(f"C{SEP}{key}{SEP}{rep}")
 
 
+def fresh_copy(obj):
+    """obj with every non-ASCII str (and every container holding one) made
+    anew: a str that has not been written as UTF-8 yet. CPython keeps the
+    UTF-8 form of a non-ASCII str once something asked for it (orjson does,
+    and so does the orjson.dumps that made the row's text), and dumps of such
+    a str copies that form instead of transcoding; a program mostly writes
+    strs that are new (read from a database, a file, a request), so the text
+    rows count dumps of fresh ones."""
+    if type(obj) is str:
+        return obj if obj.isascii() else obj.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass")
+    if type(obj) is list:
+        return [fresh_copy(v) for v in obj]
+    if type(obj) is dict:
+        return {fresh_copy(k): fresh_copy(v) for k, v in obj.items()}
+    return obj
+
+
+def wants_fresh(row, op: str, obj) -> bool:
+    """Whether a row's dumps is counted on fresh strs (fresh_copy): the text
+    rows, where transcoding the strs is the work measured."""
+    def non_ascii(o):
+        if type(o) is str:
+            return not o.isascii()
+        if type(o) is list:
+            return any(map(non_ascii, o))
+        if type(o) is dict:
+            return any(non_ascii(k) or non_ascii(v) for k, v in o.items())
+        return False
+
+    import rows
+
+    return op == rows.DUMPS and row.group == "text" and non_ascii(obj)
+
+
+def _make_each_loop(kwnames, tag: str):
+    """A fresh loop function over a list of arguments: for a in args: fn(a, k=k, ...)."""
+    params = "".join(f", {k}" for k in kwnames)
+    kws = "".join(f", {k}={k}" for k in kwnames)
+    src = f"def loop(fn, args{params}):\n    for a in args:\n        fn(a{kws})\n"
+    ns = {}
+    exec(compile(src, f"<callgrind each-loop {tag}>", "exec"), ns)
+    return ns["loop"]
+
+
+def _count_fresh(marks: Marks, key: str, fn, base, obj, kwargs: dict, n: int, repeats: int) -> None:
+    """_count on fresh strs: each call gets its own fresh_copy(obj), made
+    before the counters are zeroed; the empty loop walks the same list."""
+    loop, empty = _make_each_loop(kwargs, key + " row"), _make_each_loop(kwargs, key + " empty")
+    loop(fn, [fresh_copy(obj) for _ in range(min(n, 2))], **kwargs)
+    empty(base, [obj, obj], **kwargs)
+    gc.collect()
+    for rep in range(repeats):
+        args = [fresh_copy(obj) for _ in range(n)]
+        marks.zero()
+        empty(base, args, **kwargs)
+        marks.dump(f"B{SEP}{key}{SEP}{rep}")
+        marks.zero()
+        loop(fn, args, **kwargs)
+        marks.dump(f"C{SEP}{key}{SEP}{rep}")
+        del args
+
+
 def plan(pattern: str, ops: list[str], resume_after: str | None = None) -> list[tuple]:
     """[(row, [ops])] to count, in set order; with resume_after ("row|op"),
     only what comes after that measurement."""
@@ -212,8 +276,15 @@ def child_rows(lib_name: str, pattern: str, ops: list[str], full: bool, repeats:
                 continue
             size = len(inst.data) if op == rows.LOADS else len(out)
             del out
-            n = _calls_for(marks, c, row.big or size >= (4 << 20))
             base = h.noop if op == rows.LOADS and not c.kwargs else h.noop_kw
+            if wants_fresh(row, op, c.arg):
+                one = rows.Call(c.fn, fresh_copy(c.arg), c.kwargs)
+                n = _calls_for(marks, one, row.big or size >= (4 << 20))
+                del one
+                _count_fresh(marks, key, c.fn, base, c.arg, c.kwargs, n, repeats)
+                print(json.dumps({"key": key, "n": n, "bytes": size, "fresh": True}), flush=True)
+                continue
+            n = _calls_for(marks, c, row.big or size >= (4 << 20))
             _count(marks, key, c.fn, base, c.arg, c.kwargs, n, repeats)
             print(json.dumps({"key": key, "n": n, "bytes": size}), flush=True)
         del inst
@@ -522,7 +593,8 @@ def collect_rows(lines: list[dict], counts: dict) -> dict:
             continue
         lo = min(values)
         out[(row, op)] = {"ir": lo, "spread": (max(values) - lo) / lo if lo > 0 else 0.0,
-                          "n": line["n"], "bytes": line["bytes"], "repeats": values}
+                          "n": line["n"], "bytes": line["bytes"], "repeats": values,
+                          "fresh": line.get("fresh", False)}
     return out
 
 
@@ -567,6 +639,8 @@ def measure(libs, pattern, ops, full, repeats, floors, firstcall, top=0, log=pri
                 entry.setdefault("parts", {})[lib] = got["parts"]
             if lib == "orjson" or not entry["bytes"]:
                 entry["bytes"] = got["bytes"]
+            if got.get("fresh"):
+                entry["fresh"] = True
         if entry["ir"] or entry["unsupported"]:
             results["rows"].append(entry)
     if floors:
@@ -625,7 +699,7 @@ def rows_table(results: dict, before: dict | None = None) -> list[str]:
     ratio_libs = [lib for lib in libs if lib != "orjson"] if "orjson" in libs else []
     lines = []
     for e in results["rows"]:
-        cells = [f"`{e['row']}`", e["op"], rows.text_size(e["bytes"])]
+        cells = [f"`{e['row']}`" + (" †" if e.get("fresh") else ""), e["op"], rows.text_size(e["bytes"])]
         for lib in libs:
             cells.append(fmt_ir(e["ir"].get(lib)))
         ref = e["ir"].get("orjson")
@@ -663,6 +737,9 @@ def markdown(results: dict, before: dict | None = None) -> str:
            f"(max − min) / min of a row over its libraries. {'Full-size' if s['full'] else 'Small instances of the'} "
            "big rows. Made by `make bench-callgrind` (bench/python/callgrind.py).", ""]
     out += rows_table(results, before) + [""]
+    if any(e.get("fresh") for e in results["rows"]):
+        out += ["†: every call writes strs of its own, made anew before the count (`fresh_copy`): a str whose "
+                "UTF-8 form CPython has cached (orjson asks for it) would be copied, not transcoded.", ""]
     for e in results["rows"]:
         for lib, fns in e.get("top", {}).items():
             total = e["ir"][lib]

@@ -478,6 +478,25 @@ def test_callgrind_tables(tmp_path):
     assert not callgrind.rewrite_section(str(doc), "callgrind-floors", "x")
 
 
+def test_callgrind_fresh_copy_has_no_cached_utf8():
+    orjson = pytest.importorskip("orjson")
+    text = rows.BY_NAME["text/cyrillic"].instance()
+    obj = {"ключ": [text.obj[0], "ascii", 1, {"é": "€"}]}
+    orjson.dumps(obj)  # CPython keeps the UTF-8 form of each non-ASCII str orjson wrote
+    copy = callgrind.fresh_copy(obj)
+    assert copy == obj
+    (key,) = copy
+    assert key is not next(iter(obj)) and copy[key][0] is not obj["ключ"][0]
+    assert copy[key][1] is obj["ключ"][1]  # ASCII is UTF-8 already: kept
+    # A str's size counts its cached UTF-8 form: the copy has none yet.
+    assert sys.getsizeof(copy[key][0]) < sys.getsizeof(obj["ключ"][0])
+    assert callgrind.wants_fresh(rows.BY_NAME["text/cyrillic"], rows.DUMPS, text.obj)
+    assert not callgrind.wants_fresh(rows.BY_NAME["text/cyrillic"], rows.LOADS, text.obj)
+    ascii_row = rows.BY_NAME["text/ascii"]
+    assert not callgrind.wants_fresh(ascii_row, rows.DUMPS, ascii_row.instance().obj)
+    assert not callgrind.wants_fresh(rows.BY_NAME["api/user-200B"], rows.DUMPS, {"é": 1})
+
+
 def test_callgrind_loops_call_with_keywords():
     seen = []
     loop = callgrind._make_loop({"option": 1, "default": None}, "t")
