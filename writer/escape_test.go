@@ -169,6 +169,17 @@ func TestEscapeUCS4MatchesReference(t *testing.T) {
 	}
 }
 
+func FuzzEscapeUCS4(f *testing.F) {
+	f.Add([]byte("a\x00\x00\x00\x00\xf6\x01\x00\x00\xf6\x01\x00 \x00\x00\x00\x00\xd8\x00\x00\xff\xff\x10\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s := make([]uint32, len(b)/4)
+		for i := range s {
+			s[i] = binary.LittleEndian.Uint32(b[4*i:])
+		}
+		checkUCS4(t, s)
+	})
+}
+
 // checkLatin1 compares transcodeLatin1 with runesReference on s.
 func checkLatin1(t *testing.T, s []byte) {
 	t.Helper()

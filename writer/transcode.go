@@ -74,6 +74,11 @@ func put3(p unsafe.Pointer, c uint32) {
 	store32(p, 0x8080e0|c>>12|c>>6&0x3f<<8|c&0x3f<<16)
 }
 
+// put4 stores the 4-byte UTF-8 form of c (0x10000 <= c <= 0x10ffff) at p.
+func put4(p unsafe.Pointer, c uint32) {
+	store32(p, 0x808080f0|c>>18|c>>12&0x3f<<8|c>>6&0x3f<<16|c&0x3f<<24)
+}
+
 // escapeUCS2 appends the UCS2 text s (native-endian code units) as escaped
 // UTF-8 (escape false: transcoded only). Surrogate pairs are joined and
 // lone surrogates become U+FFFD. The caller has reserved maxEscapeLen×len(s)
@@ -187,29 +192,94 @@ func escapeUCS4(dst []byte, s []uint32, escape bool) []byte {
 	p := freeSpace(dst, len(s))
 	out := dst[len(dst):cap(dst)]
 	d, i := 0, 0
+	if !escape {
+		// Clean text: ucs4Pairs takes the pairs of ASCII and emoji, and
+		// the pair it stops at goes unit by unit.
+		for i < len(s) {
+			d, i = ucs4Pairs(p, d, s, i)
+			for end := min(i+2, len(s)); i < end; i++ {
+				d = putUCS4(p, out, d, s[i], false)
+			}
+		}
+		return dst[:len(dst)+d]
+	}
 	for ; i+2 <= len(s); i += 2 {
 		a, b := s[i], s[i+1]
-		if (a|b) < 0x80 && !(escape && (escapes[a] != "" || escapes[b] != "")) {
+		if (a|b) < 0x80 && escapes[a] == "" && escapes[b] == "" {
 			store16(unsafe.Add(p, d), uint16(a|b<<8))
 			d += 2
 			continue
 		}
-		d = escapeUnitUCS4(p, out, d, a, escape)
-		d = escapeUnitUCS4(p, out, d, b, escape)
+		d = putUCS4(p, out, d, a, escape)
+		d = putUCS4(p, out, d, b, escape)
 	}
 	if i < len(s) {
-		d = escapeUnitUCS4(p, out, d, s[i], escape)
+		d = putUCS4(p, out, d, s[i], escape)
 	}
 	return dst[:len(dst)+d]
 }
 
+// maxAstral is the largest c-0x10000 of a character beyond the BMP.
+const maxAstral = utf8.MaxRune - 0x10000
+
+// ucs4Pairs writes the clean UCS4 text s from unit i on at p+d, two units
+// at a time, while each pair is ASCII or beyond the BMP (emoji, and the
+// spaces and punctuation between them), and returns the new d and i: the
+// pair it stops at, or the last unit, is left to the caller. It is apart
+// from escapeUCS4 so that its few values stay in registers, and it reads s
+// through a pointer: i+2 <= len(s) bounds every load.
+func ucs4Pairs(p unsafe.Pointer, d int, s []uint32, i int) (int, int) {
+	sp := unsafe.Pointer(unsafe.SliceData(s))
+	for ; i+2 <= len(s); i += 2 {
+		a := *(*uint32)(unsafe.Add(sp, 4*i))
+		b := *(*uint32)(unsafe.Add(sp, 4*i+4))
+		q := unsafe.Add(p, d)
+		switch {
+		case a|b < 0x80:
+			store16(q, uint16(a|b<<8))
+			d += 2
+		case a-0x10000 <= maxAstral && b-0x10000 <= maxAstral:
+			put4(q, a)
+			put4(unsafe.Add(q, 4), b)
+			d += 8
+		case a < 0x80 && b-0x10000 <= maxAstral:
+			*(*byte)(q) = byte(a)
+			put4(unsafe.Add(q, 1), b)
+			d += 5
+		case b < 0x80 && a-0x10000 <= maxAstral:
+			put4(q, a)
+			*(*byte)(unsafe.Add(q, 4)) = byte(b)
+			d += 5
+		default:
+			return d, i
+		}
+	}
+	return d, i
+}
+
+// putUCS4 writes the code point c at d (p and out are the same memory) and
+// returns the new d. A character beyond the BMP (an emoji), the reason the
+// str is UCS4, is stored in one move, and BMP text without escapes with
+// putBMP; the rest is escapeUnitUCS4's.
+func putUCS4(p unsafe.Pointer, out []byte, d int, c uint32, escape bool) int {
+	if c-0x10000 <= maxAstral {
+		put4(unsafe.Add(p, d), c)
+		return d + 4
+	}
+	if c < 0xd800 && (c >= 0x80 || !escape) {
+		return d + putBMP(unsafe.Add(p, d), c)
+	}
+	return escapeUnitUCS4(p, out, d, c, escape)
+}
+
 // escapeUnitUCS4 writes the code point c at d (p and out are the same
-// memory) and returns the new d.
+// memory) and returns the new d: the exact path, for what putUCS4 does not
+// take.
 func escapeUnitUCS4(p unsafe.Pointer, out []byte, d int, c uint32, escape bool) int {
 	switch {
 	case c < 0x80 && escape && escapes[c] != "":
 		return d + copy(out[d:], escapes[c])
-	case c < 0xd800:
+	case c < 0xd800 || c-0xe000 < 0x10000-0xe000:
 		return d + putBMP(unsafe.Add(p, d), c)
 	default:
 		// Beyond the BMP, or a surrogate or invalid value (U+FFFD).
