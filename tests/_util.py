@@ -40,6 +40,19 @@ def scaled(seconds):
     return seconds * TIME_SCALE
 
 
+# Thread stacks a test gives its threads (256 KiB where 1024 levels of nesting must fit) are sized for
+# the release build. The sanitizer build's frames are several times larger (ASan's redzones, -O1):
+# ISOJSON_TEST_STACK_SCALE (make test's asan part sets 4) multiplies those sizes, through
+# stack_scaled(). The smallest stack an interpreter accepts is never scaled: there a test checks
+# that dumps raises instead of overflowing, which holds at any frame size.
+STACK_SCALE = float(os.environ.get("ISOJSON_TEST_STACK_SCALE") or 1)
+
+
+def stack_scaled(size):
+    """A thread stack of `size` bytes in a release build, as large as it must be here (whole pages)."""
+    return -(-int(size * STACK_SCALE) // 4096) * 4096
+
+
 MODULE_NAME = os.environ.get("ISOJSON_TEST_MODULE", "isojson")
 # Raises ImportError (a collection error: the run fails) when the module is missing.
 isojson = importlib.import_module(MODULE_NAME)
