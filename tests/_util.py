@@ -40,6 +40,18 @@ def scaled(seconds):
     return seconds * TIME_SCALE
 
 
+# ISOJSON_TEST_SAMPLE=F (tests/conftest.py: the stable sample of parametrized cases the bounded parts of
+# make test run) scales the iterations of the heaviest loops too, through sampled(); 1 (everything) when
+# unset.
+SAMPLE = float(os.environ.get("ISOJSON_TEST_SAMPLE") or 1)
+
+
+def sampled(n, least=1):
+    """n iterations of a full run, as many as a sampled run makes: n * SAMPLE, at least least (n if
+    that is less)."""
+    return n if SAMPLE >= 1 else min(n, max(least, round(n * SAMPLE)))
+
+
 # Thread stacks a test gives its threads (256 KiB where 1024 levels of nesting must fit) are sized for
 # the release build. The sanitizer build's frames are several times larger (ASan's redzones, -O1):
 # ISOJSON_TEST_STACK_SCALE (make test's asan part sets 4) multiplies those sizes, through
@@ -335,8 +347,11 @@ def hypothesis_values(big_ints=True):
 
 
 def hypothesis_settings(max_examples):
+    """Derandomized settings; under ISOJSON_TEST_SAMPLE (the bounded parts of make test) the first
+    sampled() of the max_examples examples, at least 20 (hypothesis itself is Python, the cost of
+    these tests under the debug interpreter)."""
     from hypothesis import HealthCheck, settings
-    return settings(derandomize=True, database=None, deadline=None, max_examples=max_examples,
+    return settings(derandomize=True, database=None, deadline=None, max_examples=sampled(max_examples, 20),
                     suppress_health_check=list(HealthCheck))
 
 
