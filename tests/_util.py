@@ -40,6 +40,31 @@ def scaled(seconds):
     return seconds * TIME_SCALE
 
 
+# ISOJSON_TEST_SAMPLE=F (tests/conftest.py: the stable sample of parametrized cases the bounded parts of
+# make test run) scales the iterations of the heaviest loops too, through sampled(); 1 (everything) when
+# unset.
+SAMPLE = float(os.environ.get("ISOJSON_TEST_SAMPLE") or 1)
+
+
+def sampled(n, least=1):
+    """n iterations of a full run, as many as a sampled run makes: n * SAMPLE, at least least (n if
+    that is less)."""
+    return n if SAMPLE >= 1 else min(n, max(least, round(n * SAMPLE)))
+
+
+# Thread stacks a test gives its threads (256 KiB where 1024 levels of nesting must fit) are sized for
+# the release build. The sanitizer build's frames are several times larger (ASan's redzones, -O1):
+# ISOJSON_TEST_STACK_SCALE (make test's asan part sets 4) multiplies those sizes, through
+# stack_scaled(). The smallest stack an interpreter accepts is never scaled: there a test checks
+# that dumps raises instead of overflowing, which holds at any frame size.
+STACK_SCALE = float(os.environ.get("ISOJSON_TEST_STACK_SCALE") or 1)
+
+
+def stack_scaled(size):
+    """A thread stack of `size` bytes in a release build, as large as it must be here (whole pages)."""
+    return -(-int(size * STACK_SCALE) // 4096) * 4096
+
+
 MODULE_NAME = os.environ.get("ISOJSON_TEST_MODULE", "isojson")
 # Raises ImportError (a collection error: the run fails) when the module is missing.
 isojson = importlib.import_module(MODULE_NAME)
@@ -322,8 +347,11 @@ def hypothesis_values(big_ints=True):
 
 
 def hypothesis_settings(max_examples):
+    """Derandomized settings; under ISOJSON_TEST_SAMPLE (the bounded parts of make test) the first
+    sampled() of the max_examples examples, at least 20 (hypothesis itself is Python, the cost of
+    these tests under the debug interpreter)."""
     from hypothesis import HealthCheck, settings
-    return settings(derandomize=True, database=None, deadline=None, max_examples=max_examples,
+    return settings(derandomize=True, database=None, deadline=None, max_examples=sampled(max_examples, 20),
                     suppress_health_check=list(HealthCheck))
 
 

@@ -27,3 +27,52 @@ def pytest_report_header(config):
     return (f"module under test: {_util.MODULE_NAME} from {getattr(mod, '__file__', '?')}; "
             f"backend {getattr(mod, 'backend', '?')} of {getattr(mod, 'backends', '?')}, "
             f"writer {getattr(mod, 'writer', '?')} of {getattr(mod, 'writers', '?')}")
+
+
+# ISOJSON_TEST_SAMPLE=F (0 < F <= 1) runs a stable sample of the parametrized cases: every test
+# function that is not parametrized runs, and of each parametrized one the cases whose hash falls
+# below F, and always at least one (its case of least hash). The hash (SHA-256 of "FILE::NAME[ID]",
+# no directory) depends only on the case, so a sample is the same on every run and machine, and a
+# case that fails there fails again. The bounded parts of make test (the debug interpreter, the
+# sanitizers) run every test file this way; the full suite is F = 1 (the default: nothing left out).
+def _sample_fraction():
+    raw = os.environ.get("ISOJSON_TEST_SAMPLE", "")
+    if not raw:
+        return 1.0
+    f = float(raw)
+    if not 0 < f <= 1:
+        raise RuntimeError(f"ISOJSON_TEST_SAMPLE must be in (0, 1], not {raw!r}")
+    return f
+
+
+def _case_hash(item):
+    import hashlib
+    key = f"{os.path.basename(str(item.path))}::{item.name}".encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") / 2**64
+
+
+def pytest_collection_modifyitems(config, items):
+    fraction = _sample_fraction()
+    config._isojson_sample = None
+    if fraction >= 1:
+        return
+    groups = {}
+    for item in items:
+        if getattr(item, "callspec", None) is not None:
+            groups.setdefault((str(item.path), item.originalname), []).append(item)
+    drop = set()
+    for cases in groups.values():
+        hashes = {id(c): _case_hash(c) for c in cases}
+        least = min(cases, key=lambda c: hashes[id(c)])
+        drop.update(id(c) for c in cases if c is not least and hashes[id(c)] >= fraction)
+    kept = [i for i in items if id(i) not in drop]
+    config.hook.pytest_deselected(items=[i for i in items if id(i) in drop])
+    config._isojson_sample = (fraction, sum(map(len, groups.values())) - len(drop), sum(map(len, groups.values())))
+    items[:] = kept
+
+
+def pytest_report_collectionfinish(config, start_path, items):
+    s = getattr(config, "_isojson_sample", None)
+    if s:
+        return (f"ISOJSON_TEST_SAMPLE={s[0]:g}: {s[1]} of {s[2]} parametrized cases kept "
+                f"(every test file and unparametrized test, each parametrized test at least once)")

@@ -686,7 +686,7 @@ def test_deep_nesting_on_small_thread_stacks():
         import json, sys
         import test_ext_dumps as t
         smallest = t.smallest_thread_stack_size()
-        print(json.dumps([smallest, t.nesting_on_a_thread(smallest), t.nesting_on_a_thread(256 * 1024)]))
+        print(json.dumps([smallest, t.nesting_on_a_thread(smallest), t.nesting_on_a_thread(t._util.stack_scaled(256 * 1024))]))
     """, 120)
     smallest, small, large = json.loads(out)
     assert smallest <= 128 * 1024, smallest

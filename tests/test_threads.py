@@ -98,7 +98,7 @@ def test_default_callback_on_many_threads():
 
 def _on_small_stack(fn, stack=256 * 1024):
     result = []
-    old = threading.stack_size(stack)
+    old = threading.stack_size(_util.stack_scaled(stack))
     try:
         t = threading.Thread(target=lambda: result.append(_util.outcome(fn)), daemon=True)
         t.start()

@@ -6,6 +6,7 @@ isojson_backend.py), `make build`, `make wheel` and `make sdist`.
                   EXT_SUFFIX, the C compiler, GOARCH, the command prefix (a chroot)
     toolchain.py  finding Go >= 1.26 and the C compiler, or one sentence saying what is missing
     objects.py    the Go engine and the C extension into a staging directory
+    variants.py   the build variants' C flags: release, debug (C asserts on), asan (ASan + UBSan)
     distinfo.py   the .dist-info directory: METADATA, WHEEL, licences, RECORD
     wheel.py      the staging directory zipped into a wheel
     sdist.py      the source distribution, with the Go modules vendored

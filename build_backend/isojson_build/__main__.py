@@ -16,7 +16,12 @@ Which interpreter a build is for, and where its compilers run:
     --build-root ROOT    the compilers run in ROOT (default: where the interpreter lives); the
                          interpreter's headers are copied to build/headers/ when that is elsewhere
 
-and, for a cross build, any of these given instead of read from the interpreter: --cc, --goarch,
+--variant NAME (build, wheel) chooses the C flags (variants.py): release (what ships), debug (C
+asserts on, for python3.14-dbg too), asan (AddressSanitizer and UBSan); a variant other than
+release goes to build/variants/NAME/ (build: python/, wheel: the wheel, tagged linux_<machine>,
+not stripped).
+
+And, for a cross build, any of these given instead of read from the interpreter: --cc, --goarch,
 --ext-suffix, --include (repeatable), --python-tag, --abi-tag, --platform-tag. With --ext-suffix,
 --include and --goarch all given, no interpreter is asked at all.
 """
@@ -26,7 +31,7 @@ import os
 import shlex
 import sys
 
-from . import BuildError, distinfo, manylinux, notices, objects, sdist, target, wheel
+from . import BuildError, distinfo, manylinux, notices, objects, sdist, target, variants, wheel
 from .project import SOURCE_ROOT, Project
 
 CHROOT = os.path.join(SOURCE_ROOT, "scripts", "chroot-in")
@@ -45,6 +50,8 @@ def _target_args(p):
     p.add_argument("--platform-tag")
     p.add_argument("--cflag", action="append", default=[], help="a C flag of this target (repeatable)")
     p.add_argument("--no-werror", action="store_true", help="compiler warnings do not fail the build")
+    p.add_argument("--variant", default="release", choices=sorted(variants.VARIANTS),
+                   help="the C flags: release (default), debug, asan (variants.py)")
 
 
 def make_target(a, label):
@@ -74,13 +81,20 @@ def make_target(a, label):
         t.include_dirs = list(a.include)
     if a.no_werror:
         t.werror = False
-    t.cflags = list(a.cflag)
+    t.cflags = list(a.cflag) + variants.cflags(a.variant)
+    if a.variant != "release" and t.werror:
+        t.cflags.append("-Werror=maybe-uninitialized")
     return t
+
+
+def variant_dir(a):
+    return os.path.join(SOURCE_ROOT, "build", "variants", a.variant)
 
 
 def cmd_build(a, project):
     t = make_target(a, "build")
-    out = a.out or os.path.join(SOURCE_ROOT, "build", "python")
+    out = a.out or (os.path.join(SOURCE_ROOT, "build", "python") if a.variant == "release"
+                     else os.path.join(variant_dir(a), "python"))
     objects.build(project, t, out, cflags_extra=shlex.split(os.environ.get("CFLAGS_EXTRA", "")),
                   strip=a.strip, force=bool(os.environ.get("FORCE")))
     distinfo.write_dist_info(project, out, [t.tag])
@@ -89,12 +103,16 @@ def cmd_build(a, project):
 
 def cmd_wheel(a, project):
     t = make_target(a, "wheel")
-    stage = os.path.join(SOURCE_ROOT, "build", "wheel", f"{t.python_tag}-{t.abi_tag}-{t.goarch}")
-    ext, engine = objects.build(project, t, stage, strip=True, force=bool(os.environ.get("FORCE")))
-    if not a.platform_tag:
+    release = a.variant == "release"
+    stage = os.path.join(SOURCE_ROOT, "build", "wheel", f"{t.python_tag}-{t.abi_tag}-{t.goarch}"
+                         + ("" if release else f"-{a.variant}"))
+    ext, engine = objects.build(project, t, stage, strip=release, force=bool(os.environ.get("FORCE")))
+    if not release:
+        a.dist = a.dist or variant_dir(a)   # a build for this machine: its linux_<machine> tag stays
+    elif not a.platform_tag:
         built = [manylinux.elf.read_file(p) for p in (ext, engine)]
         t.platform_tag = manylinux.best_tag(built, t.machine)
-    path = wheel.write_wheel(project, stage, a.dist, t.tag)
+    path = wheel.write_wheel(project, stage, a.dist or os.path.join(SOURCE_ROOT, "dist"), t.tag)
     print(f"wheel: {path}")
 
 
@@ -141,7 +159,7 @@ def main(argv=None):
     p.add_argument("--strip", action="store_true")
     p = sub.add_parser("wheel")
     _target_args(p)
-    p.add_argument("--dist", default=os.path.join(SOURCE_ROOT, "dist"))
+    p.add_argument("--dist", help="where the wheel goes (default dist/; a variant's: build/variants/NAME/)")
     p = sub.add_parser("sdist")
     p.add_argument("--dist", default=os.path.join(SOURCE_ROOT, "dist"))
     p = sub.add_parser("check-wheel")

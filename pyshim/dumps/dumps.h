@@ -74,6 +74,20 @@
 #define DUMPS_MAX_NESTING 1024
 #define DUMPS_MAX_DEFAULT_CALLS 255
 
+/* How often dumps_enter asks CPython whether the C stack nears its end: every
+ * 8 levels from level 64 in an optimized build, where 8 of the walk's frames
+ * fit in CPython's margin; every level from the first under AddressSanitizer
+ * (redzones make each frame several times larger) or at -O0. A build can set
+ * it (-DISOJSON_STACK_CHECK_EVERY=N). */
+#ifndef ISOJSON_STACK_CHECK_EVERY
+#if defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
+#define ISOJSON_STACK_CHECK_EVERY 1
+#else
+#define ISOJSON_STACK_CHECK_EVERY 8
+#endif
+#endif
+#define DUMPS_STACK_CHECK_FROM (ISOJSON_STACK_CHECK_EVERY == 1 ? 0 : 64)
+
 /* orjson's option bits are ISOJSON_OPT_* (engine/isojson_engine.h). */
 
 /* A list of PyObject pointers in C memory (no Python allocation). */
@@ -223,7 +237,7 @@ static inline int dumps_enter(dumps_ctx *c, PyObject *container, int checked)
     /* Deep nesting (tuples may go to 1024 levels) must not overflow a small
      * thread stack: CPython compares the stack pointer with the thread's
      * limit. */
-    if (c->depth >= 64 && (c->depth & 7) == 0) {
+    if (c->depth >= DUMPS_STACK_CHECK_FROM && c->depth % ISOJSON_STACK_CHECK_EVERY == 0) {
         if (Py_EnterRecursiveCall(" while serializing JSON")) {
             PyErr_Clear();
             goto limit;

@@ -20,10 +20,6 @@ __attribute__((constructor)) static void scan_select(void)
 
 static int byte_needs_escape(uint8_t b) { return b < 0x20 || b == '"' || b == '\\'; }
 
-/* Whether 16 bytes from p stay within p's 4 KiB page, so that a load past the
- * end of a short string cannot fault (the extra bytes are masked off). */
-static int load16_in_page(const void *p) { return ((uintptr_t)p & 4095) <= 4096 - 16; }
-
 static int bytes_hit(__m128i x)
 {
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1F);
@@ -65,10 +61,11 @@ int dumps_scan_bytes(const uint8_t *s, size_t n)
         return 0;
     if (i != 0)
         return bytes_hit(_mm_loadu_si128((const __m128i *)(s + n - 16))) ? DUMPS_SCAN_ESCAPE : 0;
-    if (load16_in_page(s)) {
-        /* Most dict keys: one load for the whole string. */
+    if (DUMPS_SCAN_SHORT_LOAD_OK(s)) {
+        /* Most dict keys: one load for the whole string (dumps_scan.h says when
+         * it reads past the end). */
         int mask = (1 << n) - 1;
-        return (bytes_hit(_mm_loadu_si128((const __m128i *)s)) & mask) ? DUMPS_SCAN_ESCAPE : 0;
+        return (bytes_hit(dumps_scan_load_short(s, n)) & mask) ? DUMPS_SCAN_ESCAPE : 0;
     }
     for (; i < n; i++)
         if (byte_needs_escape(s[i]))
