@@ -250,6 +250,24 @@ test-arm64:
 	$(call part,arm64)
 	@cat $(RESULTS)/arm64.result
 
+## Free-threaded CPython 3.14t ############################################################################
+
+# CPython 3.14.7 built with --disable-gil, unpacked from shared/python/ to /opt/cpython-3.14t by
+# scripts/py314t-env (its sha256 checked). The builder runs under that interpreter for itself:
+# cp314t, its EXT_SUFFIX, the host's gcc, -Werror as every build. build-ft stages the package in
+# build/python-ft (build/python stays the GIL build's); wheel-ft compiles in the Debian 11 root as
+# `make wheel` does, with the 3.14t headers, into dist/ (cp314-cp314t-manylinux_*).
+.PHONY: py314t-env build-ft wheel-ft test-pyft bench-ft
+py314t-env:
+	@echo "py314t-env: free-threaded Python at $$(scripts/py314t-env)"
+
+build-ft:
+	py=$$(scripts/py314t-env); PYTHONPATH=build_backend $$py -m isojson_build build --python $$py --out build/python-ft
+
+wheel-ft:
+	py=$$(scripts/py314t-env); PYTHONPATH=build_backend $$py -m isojson_build wheel --python $$py \
+	  --build-root "$$(scripts/wheel-root-env)" --cflag=-Wno-maybe-uninitialized
+
 ## Benchmarks ##############################################################################################
 
 bench: bench-go bench-py
