@@ -36,6 +36,15 @@
  * keeps it disabled. */
 static PyObject *build_without_gc_scheduling(isojson_state *st, loads_scratch *s, const uint8_t *src, size_t n)
 {
+#ifdef Py_GIL_DISABLED
+    /* Without the GIL, other threads of the interpreter run during the build
+     * and may disable or enable the collector themselves (gc.disable()): a
+     * disable-enable pair here could undo theirs. The free-threaded
+     * collector also scales its threshold with the live heap, which bounds
+     * what collections during a large build cost. So the build runs as it
+     * is (docs/free-threading.md). */
+    return loads_build(st, s, src, n);
+#endif
     int was_enabled = PyGC_Disable();
     PyObject *result = loads_build(st, s, src, n);
     if (was_enabled)
