@@ -103,7 +103,7 @@ endef
 # well on two cores); --output-sync prints each part's output whole when it ends instead of interleaving,
 # and every part's log stays in $(RESULTS)/NAME.log. TEST_JOBS=1 runs them one after another.
 TEST_JOBS ?= 2
-TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-cross test-bench-py
+TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-cross test-bench-py test-pyft
 test:
 	@rm -rf $(RESULTS); rc=0; \
 	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_PARTS) || rc=$$?; \
@@ -188,7 +188,7 @@ test-bench-py: test-build
 # build, failed) is reported as such rather than left out.
 test-summary:
 	@echo; echo "==== make test summary"; \
-	for p in vet gotest cross build pytest pywriter install benchpy; do \
+	for p in vet gotest cross build pytest pywriter install benchpy pyft; do \
 	  if [[ -f $(RESULTS)/$$p.result ]]; then cat $(RESULTS)/$$p.result; \
 	  else printf 'FAIL  %-8s did not run: a prerequisite failed (see above)\n' $$p; fi; done
 
@@ -264,9 +264,33 @@ py314t-env:
 build-ft:
 	py=$$(scripts/py314t-env); PYTHONPATH=build_backend $$py -m isojson_build build --python $$py --out build/python-ft
 
+WHEEL_FT_DIST ?= dist
 wheel-ft:
 	py=$$(scripts/py314t-env); PYTHONPATH=build_backend $$py -m isojson_build wheel --python $$py \
-	  --build-root "$$(scripts/wheel-root-env)" --cflag=-Wno-maybe-uninitialized
+	  --build-root "$$(scripts/wheel-root-env)" --cflag=-Wno-maybe-uninitialized --dist $(WHEEL_FT_DIST)
+
+# make test's part on 3.14t: orjson writes the golden bytes in the GIL build first (tests/_ft_golden.py,
+# in the sid root), then the cp314t wheel (built into build/dist-ft, out of test-build's way: it empties
+# dist/ while it runs beside this part) is tested in a venv of 3.14t with the sid root's pytest and
+# hypothesis (scripts/py314t-site). PYFT_TESTS: tests/test_free_threaded.py and the files of the suite
+# chosen for their worth and time on 3.14t (docs/testing.md says which and why).
+PYFT_TESTS ?= tests/test_free_threaded.py
+pyft_cmd = golden=$(CURDIR)/$(RESULTS)/pyft-golden.json; $(PY) tests/_ft_golden.py $$golden && \
+  rm -rf build/dist-ft && $(MAKE) --no-print-directory wheel-ft WHEEL_FT_DIST=build/dist-ft && \
+  r=0; ISOJSON_FT_GOLDEN=$$golden scripts/venv-test --python "$$(scripts/py314t-env)" --site-dir "$$(scripts/py314t-site)" \
+    --label cp314t build/dist-ft/isojson-*-cp314-cp314t-*.whl -- -q -rs --durations=15 $(PYFT_TESTS) || r=$$?; \
+  [[ $$r != 5 ]] || echo "test-pyft: FAIL: pytest collected no tests (exit 5)" >&2; exit $$r
+pyft_summary = $(pytest_summary)
+test-pyft: py-env
+	$(call part,pyft)
+
+# Round trips per second with 1, 2, 4 threads against json, and per-call cost next to the GIL build
+# (bench/python/free_threaded.py): bench/results/free-threaded.md. Wall-clock: run it when the machine is
+# quiet (the report gives the load average).
+bench-ft: build-ft build
+	PYTHONPATH=build/python-ft /opt/cpython-3.14t/bin/python3.14t -W error bench/python/free_threaded.py measure build/bench-ft-314t.json $(BENCH_FT_ARGS)
+	$(PY) bench/python/free_threaded.py measure build/bench-ft-gil.json $(BENCH_FT_ARGS)
+	python3 bench/python/free_threaded.py report build/bench-ft-314t.json build/bench-ft-gil.json bench/results/free-threaded.md
 
 ## Benchmarks ##############################################################################################
 
