@@ -210,7 +210,7 @@ static inline __attribute__((always_inline)) int dumps_cursor_cached_key(const d
 static inline __attribute__((always_inline)) int dumps_cursor_leaf_dict(const dumps_ctx *c, dumps_cursor *k,
                                                                         PyObject *o)
 {
-#if DUMPS_DICT_DIRECT
+#if DUMPS_DICT_DIRECT && !defined(Py_GIL_DISABLED) /* free-threaded: tables are read locked only (dumps_ft.c) */
     if (Py_TYPE(o) != &PyDict_Type || (c->opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)))
         return 0;
     Py_ssize_t n = PyDict_GET_SIZE(o);

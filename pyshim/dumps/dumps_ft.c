@@ -1,6 +1,7 @@
 /* The container snapshots of the free-threaded build (dumps_ft.h). */
 #include "dumps.h"
 #include "dumps_ft.h"
+#include "cpython/dumps_dict_read.h"
 
 #ifdef Py_GIL_DISABLED
 
@@ -53,9 +54,15 @@ Py_ssize_t dumps_ft_dict(dumps_ctx *c, PyObject *o, size_t *base)
         Py_ssize_t m = PyDict_GET_SIZE(o);
         if (2 * (size_t)m <= c->owned.cap - c->owned.len) {
             PyObject **dst = c->owned.items + c->owned.len;
-            Py_ssize_t pos = 0, i = 0;
+            Py_ssize_t i = 0;
             PyObject *k, *v;
-            while (i < m && PyDict_Next(o, &pos, &k, &v)) {
+            /* The table read directly where the check passed
+             * (cpython/dumps_dict_read.h): PyDict_Next on 3.14t costs about
+             * 66 instructions a member, this about 10. Safe locked: every
+             * change of a dict takes its critical section. */
+            dumps_dict_iter it;
+            dumps_dict_iter_start(&it, o);
+            while (i < m && dumps_dict_iter_next(&it, &k, &v)) {
                 dst[2 * i] = Py_NewRef(k);
                 dst[2 * i + 1] = Py_NewRef(v);
                 i++;

@@ -119,7 +119,25 @@ PyObject *isojson_loads(PyObject *module, PyObject *obj)
     err.msg[0] = '\0';
     int rc;
     uint8_t *copy = NULL;
+#ifdef Py_GIL_DISABLED
+    /* Without the GIL another thread may write into a bytearray while it is
+     * parsed, whatever its size: the parse would validate bytes that the
+     * build then reads changed (an "ASCII" str with a byte >= 0x80). So
+     * mutable input is always parsed from a private copy, which is what it
+     * held at one instant; without memory for one, the build cannot be
+     * made safe, and MemoryError is raised. */
+    if (!immutable) {
+        copy = malloc(n > 0 ? (size_t)n : 1);
+        if (copy == NULL) {
+            PyBuffer_Release(&view);
+            loads_scratch_release(s);
+            return PyErr_NoMemory();
+        }
+    }
+    if (copy != NULL) {
+#else
     if (!immutable && n >= NOGIL_MIN && (copy = malloc((size_t)n)) != NULL) {
+#endif
         memcpy(copy, src, (size_t)n);
         src = copy;
         immutable = 1;
