@@ -39,7 +39,7 @@ RESULTS := build/test-results
 
 .PHONY: help build wheel sdist notices py-env demo test test-vet test-go test-cross test-build test-py \
         test-py-writer test-install test-bench-py test-summary qemu arm64-env build-arm64 wheel-arm64 \
-        test-arm64-quick test-arm64 test-pydbg test-pydev test-asan bench bench-go bench-py bench-callgrind fuzz fuzz-long clean
+        test-arm64-quick test-arm64 test-pydbg test-pydev test-asan test-variants bench bench-go bench-py bench-callgrind fuzz fuzz-long clean
 
 help:
 	@sed -n '3,11p' Makefile | sed 's/^# *//'
@@ -48,7 +48,7 @@ help:
 	@echo '       test-py-writer, test-install, test-bench-py, bench-go, bench-py, bench-callgrind, clean'
 	@echo 'arm64: arm64-env, build-arm64, wheel-arm64, test-arm64-quick (a bounded part), test-arm64 (the whole'
 	@echo '       suite, hours under emulation)'
-	@echo 'Variants (in make test): test-pydbg (python3.14-dbg, C asserts), test-pydev (PYTHONMALLOC=debug,'
+	@echo 'Variants (make test-variants, not yet in make test): test-pydbg (python3.14-dbg, C asserts), test-pydev (PYTHONMALLOC=debug,'
 	@echo '       -X dev), test-asan (ASan + UBSan), each a sample of the suite (VARIANT_SAMPLE, VARIANT_PYTEST)'
 	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZTIME_LONG, FUZZ, FUZZ_JOBS,'
 	@echo '       FUZZ_KEEP, BENCH_COUNT, BENCH_TIME, BENCH (regexp), BENCH_ROWS (regexp), BENCH_PY_ARGS,'
@@ -105,8 +105,9 @@ endef
 # well on two cores); --output-sync prints each part's output whole when it ends instead of interleaving,
 # and every part's log stays in $(RESULTS)/NAME.log. TEST_JOBS=1 runs them one after another.
 TEST_JOBS ?= 2
-TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-cross test-bench-py \
-  test-pydbg test-asan test-pydev
+TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-cross test-bench-py test-pyft
+# The result names test-summary prints, one per part (each part's $(call part,NAME)).
+TEST_SUMMARY_NAMES = vet gotest cross build pytest pywriter install benchpy pyft
 test:
 	@rm -rf $(RESULTS); rc=0; \
 	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_PARTS) || rc=$$?; \
@@ -191,7 +192,7 @@ test-bench-py: test-build
 # build, failed) is reported as such rather than left out.
 test-summary:
 	@echo; echo "==== make test summary"; \
-	for p in vet gotest cross build pytest pywriter install benchpy pydbg asan pydev; do \
+	for p in $(TEST_SUMMARY_NAMES); do \
 	  if [[ -f $(RESULTS)/$$p.result ]]; then cat $(RESULTS)/$$p.result; \
 	  else printf 'FAIL  %-8s did not run: a prerequisite failed (see above)\n' $$p; fi; done
 
@@ -299,6 +300,55 @@ asan_cmd = scripts/build wheel --variant asan && \
 asan_summary = $(variant_summary)
 test-asan: py-env
 	$(call part,asan)
+
+# make test-variants: the three parts above, with make test's summary. Not yet among make test's parts:
+# at VARIANT_SAMPLE 0.1 pydbg took 23 minutes at load 8-15 on 2026-12-02 (the budget is 5), and asan has
+# not yet run to its end (docs/testing.md, "Build variants").
+test-variants:
+	@$(MAKE) --no-print-directory test TEST_PARTS='test-pydbg test-asan test-pydev' TEST_SUMMARY_NAMES='pydbg asan pydev'
+
+## Free-threaded CPython 3.14t ############################################################################
+
+# CPython 3.14.7 built with --disable-gil, unpacked from shared/python/ to /opt/cpython-3.14t by
+# scripts/py314t-env (its sha256 checked). The builder runs under that interpreter for itself:
+# cp314t, its EXT_SUFFIX, the host's gcc, -Werror as every build. build-ft stages the package in
+# build/python-ft (build/python stays the GIL build's); wheel-ft compiles in the Debian 11 root as
+# `make wheel` does, with the 3.14t headers, into dist/ (cp314-cp314t-manylinux_*).
+.PHONY: py314t-env build-ft wheel-ft test-pyft bench-ft
+py314t-env:
+	@echo "py314t-env: free-threaded Python at $$(scripts/py314t-env)"
+
+build-ft:
+	py=$$(scripts/py314t-env); PYTHONPATH=build_backend $$py -m isojson_build build --python $$py --out build/python-ft
+
+WHEEL_FT_DIST ?= dist
+wheel-ft:
+	py=$$(scripts/py314t-env); PYTHONPATH=build_backend $$py -m isojson_build wheel --python $$py \
+	  --build-root "$$(scripts/wheel-root-env)" --cflag=-Wno-maybe-uninitialized --dist $(WHEEL_FT_DIST)
+
+# make test's part on 3.14t: orjson writes the golden bytes in the GIL build first (tests/_ft_golden.py,
+# in the sid root), then the cp314t wheel (built into build/dist-ft, out of test-build's way: it empties
+# dist/ while it runs beside this part) is tested in a venv of 3.14t with the sid root's pytest and
+# hypothesis (scripts/py314t-site). PYFT_TESTS: tests/test_free_threaded.py and the files of the suite
+# chosen for their worth and time on 3.14t (docs/testing.md says which and why).
+# test_stub.py is left out: mypy is compiled (mypyc) for the GIL ABI and cannot run on 3.14t.
+PYFT_TESTS ?= tests/ --ignore tests/test_stub.py
+pyft_cmd = golden=$(CURDIR)/$(RESULTS)/pyft-golden.json; $(PY) tests/_ft_golden.py $$golden && \
+  rm -rf build/dist-ft && $(MAKE) --no-print-directory wheel-ft WHEEL_FT_DIST=build/dist-ft && \
+  r=0; ISOJSON_FT_GOLDEN=$$golden scripts/venv-test --python "$$(scripts/py314t-env)" --site-dir "$$(scripts/py314t-site)" \
+    --label cp314t build/dist-ft/isojson-*-cp314-cp314t-*.whl -- -q -rs --durations=15 $(PYFT_TESTS) || r=$$?; \
+  [[ $$r != 5 ]] || echo "test-pyft: FAIL: pytest collected no tests (exit 5)" >&2; exit $$r
+pyft_summary = $(pytest_summary)
+test-pyft: py-env
+	$(call part,pyft)
+
+# Round trips per second with 1, 2, 4 threads against json, and per-call cost next to the GIL build
+# (bench/python/free_threaded.py): bench/results/free-threaded.md. Wall-clock: run it when the machine is
+# quiet (the report gives the load average).
+bench-ft: build-ft build
+	PYTHONPATH=build/python-ft /opt/cpython-3.14t/bin/python3.14t -W error bench/python/free_threaded.py measure build/bench-ft-314t.json $(BENCH_FT_ARGS)
+	$(PY) bench/python/free_threaded.py measure build/bench-ft-gil.json $(BENCH_FT_ARGS)
+	python3 bench/python/free_threaded.py report build/bench-ft-314t.json build/bench-ft-gil.json bench/results/free-threaded.md
 
 ## Benchmarks ##############################################################################################
 

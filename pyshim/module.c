@@ -205,6 +205,12 @@ static void module_free(void *module) { module_clear((PyObject *)module); }
 static PyModuleDef_Slot module_slots[] = {
     {Py_mod_exec, module_exec},
     {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#ifdef Py_GIL_DISABLED
+    /* Free-threaded CPython: isojson keeps the GIL off. Every piece of
+     * shared state is per thread, atomic or locked, and each container is
+     * read as one snapshot inside its critical section (docs/free-threading.md). */
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
     {0, NULL},
 };
 

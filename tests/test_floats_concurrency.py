@@ -4,6 +4,8 @@ at once, then in a fork()ed child, with the engine's GC at GOGC=1: every
 output must equal orjson's byte for byte. The scenario runs in a child Python
 (the Go runtime reads GOGC when it loads)."""
 
+import pytest
+
 import _util
 
 SCENARIO = """
@@ -75,6 +77,9 @@ print("ok")
 """
 
 
+# Its child compares with orjson, which 3.14t cannot load (tests/test_free_threaded.py covers threads,
+# sub-interpreters and fork there).
+@pytest.mark.skipif(_util.FREE_THREADED, reason=_util.NO_ORJSON)
 def test_float_documents_threads_subinterpreters_fork():
     out = _util.run_python(SCENARIO, 600, env=_util.child_env(GOGC="1"))
     assert out.strip().endswith("ok"), out

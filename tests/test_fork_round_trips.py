@@ -3,6 +3,8 @@ survive fork, so the extension must give a child a working engine. Children
 from os.fork(), a grandchild and a multiprocessing "fork" pool each do
 thousands of round trips of a ~100 KB document, under deadlines."""
 
+import pytest
+
 import _util
 
 # The scenario runs in a child Python of its own: a hang or crash there is
@@ -95,6 +97,8 @@ print("parent ok", flush=True)
 """
 
 
+# Its child compares with orjson, which 3.14t cannot load.
+@pytest.mark.skipif(_util.FREE_THREADED, reason=_util.NO_ORJSON)
 def test_fork_children_grandchild_and_pool():
     out = _util.run_python(SCENARIO, 600, 2000, _util.scaled(240), _util.CORPUS_DIR)
     assert out.split() == ["os.fork", "ok", "pool", "ok", "parent", "ok"], out

@@ -26,16 +26,18 @@ def test_dumps_and_loads_after_the_module_state_was_cleared_raise_runtime_error(
         get_def.argtypes = [ctypes.py_object]
         mod = m.dumps.__self__
         base = get_def(mod)
-        slots = (ctypes.c_void_p * 13).from_address(base)
-        # PyModuleDef: a 5-word m_base, then m_name, m_doc, m_size, m_methods,
-        # m_slots, m_traverse, m_clear.
-        assert ctypes.string_at(slots[5]).endswith(b"isojson"), ctypes.string_at(slots[5])
-        m_size = ctypes.c_ssize_t.from_address(base + 7 * 8).value
+        # PyModuleDef: m_base (PyObject_HEAD, m_init, m_index, m_copy: 5 words, or 7 on the
+        # free-threaded build, whose object header is 4 words), then m_name, m_doc, m_size,
+        # m_methods, m_slots, m_traverse, m_clear.
+        head = object.__basicsize__ // 8 + 3
+        slots = (ctypes.c_void_p * (head + 8)).from_address(base)
+        assert ctypes.string_at(slots[head]).endswith(b"isojson"), ctypes.string_at(slots[head])
+        m_size = ctypes.c_ssize_t.from_address(base + (head + 2) * 8).value
         assert m_size > 0, m_size
         # PYFUNCTYPE: called with the GIL held, as CPython calls m_clear
         # (CFUNCTYPE releases the GIL around the call; a Py_DEBUG build then
         # crashes in the Py_CLEAR of the module state).
-        clear = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object)(slots[11])
+        clear = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object)(slots[head + 6])
         assert clear(mod) == 0
         for call in (lambda: m.dumps([1]), lambda: m.loads(b"[1]")):
             try:

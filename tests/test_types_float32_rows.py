@@ -5,11 +5,12 @@ below 2^24 without Ryu, digits from a pair table): byte parity with orjson
 3.13 on random bit patterns, every integer around the 2^24 edge, the longest
 texts, every layout option and the rows' edge shapes."""
 
-import numpy as np
 import pytest
 
 import _util
 from _util import isojson, orjson
+
+np = _util.import_numpy()
 
 N = orjson.OPT_SERIALIZE_NUMPY
 LAYOUTS = (N, N | orjson.OPT_INDENT_2, N | orjson.OPT_APPEND_NEWLINE, N | orjson.OPT_SORT_KEYS)

@@ -6,11 +6,12 @@ numpy: it finds it in sys.modules once the caller has."""
 
 import itertools
 
-import numpy as np
 import pytest
 
 import _util
 from _util import isojson, orjson
+
+np = _util.import_numpy()
 
 N = orjson.OPT_SERIALIZE_NUMPY
 DT_BITS = (orjson.OPT_NAIVE_UTC, orjson.OPT_UTC_Z, orjson.OPT_OMIT_MICROSECONDS)

@@ -23,11 +23,12 @@ import re
 import uuid
 import zoneinfo
 
-import numpy as np
 import pytest
 
 import _util
 from _util import isojson, orjson
+
+np = _util.import_numpy()
 
 DT = datetime.datetime
 TZ = datetime.timezone

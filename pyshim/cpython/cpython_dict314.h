@@ -16,8 +16,11 @@
 #include <Python.h>
 #include <stdint.h>
 
-#if PY_VERSION_HEX >= 0x030E0000 && PY_VERSION_HEX < 0x030F0000 && !defined(Py_GIL_DISABLED) && \
-    SIZEOF_VOID_P == 8
+#if PY_VERSION_HEX >= 0x030E0000 && PY_VERSION_HEX < 0x030F0000 && SIZEOF_VOID_P == 8
+/* The free-threaded build's keys object differs by one byte, a PyMutex where
+ * the GIL build has padding (below): the mirror holds for both, but there
+ * only dumps reads tables, inside the dict's critical section
+ * (dumps/dumps_ft.c), and loads never fills them. */
 #define ISOJSON_DICT_LAYOUT_314 1
 #else
 #define ISOJSON_DICT_LAYOUT_314 0
@@ -31,6 +34,9 @@ typedef struct isojson_dict_keys {
     uint8_t dk_log2_size;
     uint8_t dk_log2_index_bytes;
     uint8_t dk_kind;
+#ifdef Py_GIL_DISABLED
+    uint8_t dk_mutex; /* PyMutex: protects shared keys */
+#endif
     uint32_t dk_version;
     Py_ssize_t dk_usable;
     Py_ssize_t dk_nentries;

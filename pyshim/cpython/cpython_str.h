@@ -15,7 +15,15 @@
 #define ISOJSON_COMPACT_DATA(u) ((void *)(((PyCompactUnicodeObject *)(u)) + 1))
 
 /* The hash a str caches (-1: not computed yet). */
+#ifdef Py_GIL_DISABLED
+/* Another thread may store the hash meanwhile (CPython does so with a relaxed atomic store). */
+static inline Py_hash_t isojson_str_hash(PyObject *s)
+{
+    return __atomic_load_n(&((PyASCIIObject *)s)->hash, __ATOMIC_RELAXED);
+}
+#else
 static inline Py_hash_t isojson_str_hash(PyObject *s) { return ((PyASCIIObject *)s)->hash; }
+#endif
 
 /* The UTF-8 form CPython has cached on a non-ASCII compact str (NULL when it
  * has none: reading it never makes one, unlike PyUnicode_AsUTF8), its length
@@ -23,8 +31,17 @@ static inline Py_hash_t isojson_str_hash(PyObject *s) { return ((PyASCIIObject *
 static inline const char *isojson_str_cached_utf8(PyObject *o, size_t *len)
 {
     const PyCompactUnicodeObject *cu = (const PyCompactUnicodeObject *)o;
+#ifdef Py_GIL_DISABLED
+    /* Another thread may be making the UTF-8 copy right now: CPython stores
+     * utf8_length, then publishes utf8 with a release store, so utf8 is read
+     * first with acquire, and its length after it. */
+    const char *utf8 = __atomic_load_n(&cu->utf8, __ATOMIC_ACQUIRE);
+    *len = utf8 != NULL ? (size_t)cu->utf8_length : 0;
+    return utf8;
+#else
     *len = (size_t)cu->utf8_length;
     return cu->utf8;
+#endif
 }
 
 #endif

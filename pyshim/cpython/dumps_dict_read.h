@@ -35,7 +35,9 @@
  * snapshot of the table is taken again after every member that may have run
  * Python code (a slow value: default=, a nested container), as PyDict_Next
  * rereads it on every call; nothing else can change the dict while the walk
- * holds the GIL. */
+ * holds the GIL. On the free-threaded build the same reading serves the
+ * snapshot of a dict taken inside its critical section (dumps/dumps_ft.c),
+ * after the same check; nothing reads a table unlocked there. */
 #if ISOJSON_DICT_LAYOUT_314
 #define DUMPS_DICT_DIRECT 1
 

@@ -47,7 +47,7 @@
 
 /* Where the layout mirror holds (cpython_dict314.h), and not with
  * Py_REF_DEBUG, which counts keys objects as it allocates them. */
-#if ISOJSON_DICT_LAYOUT_314 && !defined(Py_REF_DEBUG)
+#if ISOJSON_DICT_LAYOUT_314 && !defined(Py_REF_DEBUG) && !defined(Py_GIL_DISABLED)
 #define LOADS_DICT_DIRECT 1
 #else
 #define LOADS_DICT_DIRECT 0

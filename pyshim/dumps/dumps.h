@@ -45,6 +45,8 @@
  *                         float32 and float16 text, shortest round trip
  *   dumps_default.c     default=
  *   dumps_write.h/.c    the tape written as JSON into the bytes returned
+ *   dumps_ft.h/.c       free-threaded CPython: each list and dict read as one
+ *                       snapshot inside its critical section
  *
  * The direct read of dict tables and its self-check, the str and int header
  * reads use CPython's private layouts: they are in ../cpython/

@@ -6,6 +6,7 @@
 #include "dumps.h"
 #include "dumps_keycache.h"
 #include "dumps_scan.h"
+#include "dumps_ft.h"
 #include "cpython/dumps_dict_read.h"
 
 #pragma GCC visibility push(hidden)
@@ -136,8 +137,23 @@ static inline __attribute__((always_inline)) int dumps_cursor_leaf_at(const dump
     PyObject *const *items;
     Py_ssize_t n;
     if (t == &PyList_Type) {
+#ifdef Py_GIL_DISABLED
+        /* Another thread may change the list: its snapshot (dumps_ft.h),
+         * whose references stay in the owned list even when the leaf is
+         * undone. */
+        if (PyList_GET_SIZE(o) > DUMPS_LEAF_MAX)
+            return 0;
+        size_t base;
+        n = dumps_ft_list((dumps_ctx *)c, o, &base);
+        if (n < 0) {
+            PyErr_Clear(); /* the slow path meets the same shortage and says so */
+            return 0;
+        }
+        items = c->owned.items + base;
+#else
         items = ((PyListObject *)o)->ob_item;
         n = PyList_GET_SIZE(o);
+#endif
     } else if (t == &PyTuple_Type) {
         items = ((PyTupleObject *)o)->ob_item;
         n = PyTuple_GET_SIZE(o);
@@ -194,7 +210,7 @@ static inline __attribute__((always_inline)) int dumps_cursor_cached_key(const d
 static inline __attribute__((always_inline)) int dumps_cursor_leaf_dict(const dumps_ctx *c, dumps_cursor *k,
                                                                         PyObject *o)
 {
-#if DUMPS_DICT_DIRECT
+#if DUMPS_DICT_DIRECT && !defined(Py_GIL_DISABLED) /* free-threaded: tables are read locked only (dumps_ft.c) */
     if (Py_TYPE(o) != &PyDict_Type || (c->opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)))
         return 0;
     Py_ssize_t n = PyDict_GET_SIZE(o);

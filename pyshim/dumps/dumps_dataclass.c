@@ -9,6 +9,7 @@
  * skipped either way. Members are not sorted by OPT_SORT_KEYS, as in orjson.
  * A dataclass counts as a container for the depth limit. */
 #include "dumps.h"
+#include "dumps_ft.h"
 #include "dumps_keycache.h"
 #include "dumps_types.h"
 
@@ -29,9 +30,20 @@ static int starts_with_underscore(PyObject *name)
 
 static int members_of_dict(dumps_ctx *c, PyObject *dict, size_t *count)
 {
-    Py_ssize_t pos = 0;
     PyObject *key, *value;
+#ifdef Py_GIL_DISABLED
+    /* One snapshot of the instance's __dict__ (dumps_ft.h). */
+    size_t base;
+    Py_ssize_t n = dumps_ft_dict(c, dict, &base);
+    if (n < 0)
+        return -1;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        key = c->owned.items[base + 2 * (size_t)j];
+        value = c->owned.items[base + 2 * (size_t)j + 1];
+#else
+    Py_ssize_t pos = 0;
     while (PyDict_Next(dict, &pos, &key, &value)) {
+#endif
         if (!PyUnicode_CheckExact(key))
             return dumps_error("Dict key must be str");
         if (starts_with_underscore(key))
@@ -55,9 +67,20 @@ static int members_of_fields(dumps_ctx *c, PyObject *o, size_t *count)
     if (!PyDict_Check(fields))
         return dumps_error("__dataclass_fields__ is not a dict");
     PyObject *marker = dumps_type(st, ISOJSON_T_FIELD_MARKER);
-    Py_ssize_t pos = 0;
     PyObject *name, *field;
+#ifdef Py_GIL_DISABLED
+    /* One snapshot of the fields (dumps_ft.h): getattr below runs Python code. */
+    size_t base;
+    Py_ssize_t nfields = dumps_ft_dict(c, fields, &base);
+    if (nfields < 0)
+        return -1;
+    for (Py_ssize_t j = 0; j < nfields; j++) {
+        name = c->owned.items[base + 2 * (size_t)j];
+        field = c->owned.items[base + 2 * (size_t)j + 1];
+#else
+    Py_ssize_t pos = 0;
     while (PyDict_Next(fields, &pos, &name, &field)) {
+#endif
         if (dumps_pin(c) < 0)
             return -1;
         PyObject *kind = PyObject_GetAttr(field, st->str_field_type);

@@ -11,6 +11,7 @@
 #include "dumps.h"
 #include "dumps_cursor.h"
 #include "dumps_keycache.h"
+#include "dumps_ft.h"
 
 int dumps_dict(dumps_ctx *c, PyObject *o)
 {
@@ -28,8 +29,22 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
     size_t at = (size_t)(k.w - c->tape.words);
     k.w[0] = dumps_kind(ISOJSON_OBJECT);
     k.w += 2;
+#ifdef Py_GIL_DISABLED
+    /* One snapshot of the members (dumps_ft.h), indexed as in dumps_list. */
+    (void)it;
+    dumps_cursor_store(c, &k);
+    size_t base;
+    Py_ssize_t n = dumps_ft_dict(c, o, &base);
+    dumps_cursor_load(c, &k);
+    if (n < 0)
+        goto fail;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        key = c->owned.items[base + 2 * (size_t)j];
+        value = c->owned.items[base + 2 * (size_t)j + 1];
+#else
     dumps_dict_iter_start(&it, o);
     while (dumps_dict_iter_next(&it, &key, &value)) {
+#endif
         /* A key and the widest scalar. */
         if (dumps_cursor_room(c, &k, 6) < 0)
             goto fail;
@@ -44,12 +59,17 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
         count++;
         if (dumps_cursor_scalar(&k, value) || dumps_cursor_leaf(c, &k, value))
             continue;
+#ifdef Py_GIL_DISABLED
+        if (dumps_cursor_slow(c, &k, value) < 0)
+            goto fail;
+#else
         uint64_t foreign = c->keys->foreign;
         if (dumps_cursor_slow(c, &k, value) < 0)
             goto fail;
         /* Python code may have changed the dict. */
         if (c->keys->foreign != foreign)
             dumps_dict_iter_refresh(&it);
+#endif
     }
     dumps_cursor_store(c, &k);
     dumps_close(c, at, count);

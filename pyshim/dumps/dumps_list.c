@@ -12,6 +12,7 @@
 #include "dumps.h"
 #include "dumps_cursor.h"
 #include "dumps_dispatch.h"
+#include "dumps_ft.h"
 
 int dumps_list(dumps_ctx *c, PyObject *o)
 {
@@ -25,8 +26,21 @@ int dumps_list(dumps_ctx *c, PyObject *o)
     size_t at = (size_t)(k.w - c->tape.words);
     k.w[0] = dumps_kind(ISOJSON_ARRAY);
     k.w += 2;
+#ifdef Py_GIL_DISABLED
+    /* One snapshot of the items (dumps_ft.h), indexed: nested containers
+     * append to the owned list and may move it. */
+    dumps_cursor_store(c, &k);
+    size_t base;
+    Py_ssize_t n = dumps_ft_list(c, o, &base);
+    dumps_cursor_load(c, &k);
+    if (n < 0)
+        goto fail;
+    for (; i < n; i++) {
+        PyObject *v = c->owned.items[base + (size_t)i];
+#else
     for (; i < PyList_GET_SIZE(o); i++) {
         PyObject *v = PyList_GET_ITEM(o, i);
+#endif
         if (dumps_cursor_room(c, &k, 3) < 0)
             goto fail;
         if (dumps_cursor_member(c, &k, v) < 0)

@@ -11,6 +11,7 @@
  * sort again (dumps.c). Values are kept alive across default= (which may
  * mutate the dict) by a reference each. */
 #include "dumps.h"
+#include "dumps_ft.h"
 #include "dumps_dispatch.h"
 #include "dumps_keycache.h"
 
@@ -237,6 +238,15 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
         return -1;
     if (dumps_open(c, ISOJSON_OBJECT, &at) < 0)
         goto fail;
+#ifdef Py_GIL_DISABLED
+    /* One snapshot of the members (dumps_ft.h): it holds every key and
+     * value, and its count is the one written. */
+    size_t base;
+    Py_ssize_t got = dumps_ft_dict(c, o, &base);
+    if (got < 0)
+        goto fail;
+    n = (size_t)got;
+#endif
     if (n == 0)
         goto done;
     /* The records, and as many again as merge scratch for a large dict. */
@@ -246,6 +256,12 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
         PyErr_NoMemory();
         goto fail;
     }
+#ifdef Py_GIL_DISABLED
+    (void)pos;
+    for (size_t j = 0; count < n; j++) {
+        key = c->owned.items[base + 2 * j];
+        value = c->owned.items[base + 2 * j + 1];
+#else
     while (count < n && PyDict_Next(o, &pos, &key, &value)) {
         /* value is borrowed from the dict, and converting a non-str key
          * may run Python code (utcoffset, Enum.value) that removes it from
@@ -253,6 +269,7 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
         Py_INCREF(value);
         if (dumps_keep_owned(c, value) < 0)
             goto fail;
+#endif
         size_t mark = c->tape.len;
         /* str keys through the key cache (dumps_keycache.h): a key met
          * before in this call is three words copied, not scanned again. */

@@ -81,6 +81,19 @@ static void fill(isojson_dumps_state *st, const type_source *src)
         }
     }
     Py_DECREF(mod);
+#ifdef Py_GIL_DISABLED
+    /* Threads of one interpreter may fill a group at once: each slot is set
+     * once, from NULL, by whichever comes first (the others release theirs),
+     * and published with release so that readers see the type whole. */
+    for (int j = 0; j < NATTRS && src->attrs[j].name != NULL; j++) {
+        PyObject *expected = NULL;
+        if (!ok || !__atomic_compare_exchange_n(&st->types[src->attrs[j].which], &expected, got[j], 0,
+                                                __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            Py_XDECREF(got[j]);
+    }
+    if (ok)
+        __atomic_fetch_or(&st->found, src->bit, __ATOMIC_RELEASE);
+#else
     for (int j = 0; j < NATTRS && src->attrs[j].name != NULL; j++) {
         if (ok)
             Py_XSETREF(st->types[src->attrs[j].which], got[j]);
@@ -89,18 +102,27 @@ static void fill(isojson_dumps_state *st, const type_source *src)
     }
     if (ok)
         st->found |= src->bit;
+#endif
 }
+
+#ifdef Py_GIL_DISABLED
+#define TYPE_SLOT(st, which) __atomic_load_n(&(st)->types[which], __ATOMIC_ACQUIRE)
+#define FOUND(st) __atomic_load_n(&(st)->found, __ATOMIC_ACQUIRE)
+#else
+#define TYPE_SLOT(st, which) ((st)->types[which])
+#define FOUND(st) ((st)->found)
+#endif
 
 PyObject *dumps_type(isojson_dumps_state *st, enum isojson_cached_type which)
 {
-    PyObject *t = st->types[which];
+    PyObject *t = TYPE_SLOT(st, which);
     if (t != NULL)
         return t;
     const type_source *src = source_of(which);
-    if (src == NULL || (st->found & src->bit))
+    if (src == NULL || (FOUND(st) & src->bit))
         return NULL;
     fill(st, src);
-    return st->types[which];
+    return TYPE_SLOT(st, which);
 }
 
 const char dumps_digit_pairs[201] = "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
@@ -122,7 +144,7 @@ int dumps_text_finish(dumps_ctx *c, char *start, char *end)
 static int lookups_pending(const isojson_dumps_state *st)
 {
     const unsigned all = (1u << (sizeof SOURCES / sizeof SOURCES[0])) - 1;
-    return (st->found & all) != all;
+    return (FOUND(st) & all) != all;
 }
 
 static int typed_value(dumps_ctx *c, PyObject *o)

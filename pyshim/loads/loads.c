@@ -36,6 +36,15 @@
  * keeps it disabled. */
 static PyObject *build_without_gc_scheduling(isojson_state *st, loads_scratch *s, const uint8_t *src, size_t n)
 {
+#ifdef Py_GIL_DISABLED
+    /* Without the GIL, other threads of the interpreter run during the build
+     * and may disable or enable the collector themselves (gc.disable()): a
+     * disable-enable pair here could undo theirs. The free-threaded
+     * collector also scales its threshold with the live heap, which bounds
+     * what collections during a large build cost. So the build runs as it
+     * is (docs/free-threading.md). */
+    return loads_build(st, s, src, n);
+#endif
     int was_enabled = PyGC_Disable();
     PyObject *result = loads_build(st, s, src, n);
     if (was_enabled)
@@ -110,7 +119,25 @@ PyObject *isojson_loads(PyObject *module, PyObject *obj)
     err.msg[0] = '\0';
     int rc;
     uint8_t *copy = NULL;
+#ifdef Py_GIL_DISABLED
+    /* Without the GIL another thread may write into a bytearray while it is
+     * parsed, whatever its size: the parse would validate bytes that the
+     * build then reads changed (an "ASCII" str with a byte >= 0x80). So
+     * mutable input is always parsed from a private copy, which is what it
+     * held at one instant; without memory for one, the build cannot be
+     * made safe, and MemoryError is raised. */
+    if (!immutable) {
+        copy = malloc(n > 0 ? (size_t)n : 1);
+        if (copy == NULL) {
+            PyBuffer_Release(&view);
+            loads_scratch_release(s);
+            return PyErr_NoMemory();
+        }
+    }
+    if (copy != NULL) {
+#else
     if (!immutable && n >= NOGIL_MIN && (copy = malloc((size_t)n)) != NULL) {
+#endif
         memcpy(copy, src, (size_t)n);
         src = copy;
         immutable = 1;

@@ -86,6 +86,11 @@ static inline __attribute__((always_inline)) PyObject *loads_str_from_utf8(const
  * isojson_loads_state_clear (isojson.h, loads_keys.c). */
 /* A new reference to the str for key s[0:n) of class cls. */
 PyObject *loads_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls);
+#ifdef Py_GIL_DISABLED
+/* The free-threaded build's key cache is per thread state (loads_keys.c):
+ * loads_build finds this thread's table once per call with this. */
+void loads_keys_begin(void);
+#endif
 
 /* Builds the Python value of the tape of input[0:input_len); NULL with an
  * exception on failure. */

@@ -94,6 +94,9 @@ static const uint8_t entry_words[16] = {
 
 PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input, size_t input_len)
 {
+#ifdef Py_GIL_DISABLED
+    loads_keys_begin();
+#endif
     const isojson_tape *t = &s->tape;
     /* The next entry, and the tape's end: pointers rather than a base and
      * an index, so that fewer values stay live across the calls that make

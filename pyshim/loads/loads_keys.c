@@ -78,9 +78,104 @@ static LOADS_NOINLINE PyObject *key_miss(key_set *set, uint64_t h, const uint8_t
     return u;
 }
 
+#ifdef Py_GIL_DISABLED
+/* The free-threaded build: one table per thread (per thread state, so per
+ * thread and interpreter), never shared. A shared table would need a lock or
+ * atomics on every lookup, and its strs, touched by every thread, would have
+ * their reference counts updated atomically from many cores; a str made by
+ * this thread has its count in the thread's own (biased) field, so a hit
+ * costs what it costs with the GIL. The table lives in the thread state's
+ * dict (PyThreadState_GetDict) inside a capsule, which CPython clears with
+ * the thread state, with it attached: the capsule's destructor releases the
+ * strs then. loads_build finds it once per call (loads_keys_begin) and
+ * keeps it in a thread-local for the call's keys. */
+#define KEYS_CAPSULE "isojson._loads_keys"
+
+static __thread PyThreadState *thread_keys_owner;
+static __thread key_set *thread_keys;
+static __thread key_set *call_keys;
+
+static void keys_free(key_set *t)
+{
+    for (size_t i = 0; i < KEY_SETS; i++) {
+        Py_XDECREF(t[i].way[0].str);
+        Py_XDECREF(t[i].way[1].str);
+    }
+    free(t);
+}
+
+static void keys_capsule_destructor(PyObject *cap)
+{
+    key_set *t = PyCapsule_GetPointer(cap, KEYS_CAPSULE);
+    if (t == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    /* Normally on the thread the table belongs to (its thread state being
+     * cleared as it ends): forget it there. */
+    if (thread_keys == t) {
+        thread_keys = NULL;
+        thread_keys_owner = NULL;
+    }
+    if (call_keys == t)
+        call_keys = NULL;
+    keys_free(t);
+}
+
+/* This thread state's table, made at its first loads; NULL (no cache for
+ * this call, with no exception set) when it cannot be had. */
+static key_set *keys_of_thread(void)
+{
+    PyThreadState *ts = PyThreadState_Get();
+    if (thread_keys_owner == ts && thread_keys != NULL)
+        return thread_keys;
+    PyObject *d = PyThreadState_GetDict();
+    if (d == NULL)
+        return NULL;
+    PyObject *cap;
+    key_set *t = NULL;
+    if (PyDict_GetItemStringRef(d, KEYS_CAPSULE, &cap) < 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (cap != NULL) {
+        t = PyCapsule_GetPointer(cap, KEYS_CAPSULE);
+        Py_DECREF(cap);
+        if (t == NULL)
+            PyErr_Clear();
+    } else {
+        t = aligned_alloc(64, KEY_SETS * sizeof(key_set));
+        if (t == NULL)
+            return NULL;
+        memset(t, 0, KEY_SETS * sizeof(key_set));
+        cap = PyCapsule_New(t, KEYS_CAPSULE, keys_capsule_destructor);
+        if (cap == NULL) {
+            free(t);
+            PyErr_Clear();
+            return NULL;
+        }
+        int rc = PyDict_SetItemString(d, KEYS_CAPSULE, cap);
+        Py_DECREF(cap);  /* on failure this frees t */
+        if (rc < 0) {
+            PyErr_Clear();
+            return NULL;
+        }
+    }
+    thread_keys_owner = ts;
+    thread_keys = t;
+    return t;
+}
+
+void loads_keys_begin(void) { call_keys = keys_of_thread(); }
+#endif
+
 PyObject *loads_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls)
 {
+#ifdef Py_GIL_DISABLED
+    key_set *t = call_keys;
+#else
     key_set *t = st->key_cache;
+#endif
     /* n - 1 wraps for n == 0: one compare for 1 <= n <= KEY_MAX. */
     if (cls != ISOJSON_ASCII || n - 1 >= KEY_MAX || t == NULL)
         return loads_str_from_utf8(s, n, chars, cls);

@@ -1,0 +1,41 @@
+/* dumps on the free-threaded build (Py_GIL_DISABLED): containers read as one
+ * consistent snapshot each.
+ *
+ * With the GIL, nothing changes a list or dict while the walk holds it
+ * except Python code the walk itself runs (default=, getattr), and the walk
+ * rereads them after such code. Without the GIL another thread may append
+ * to, shrink or replace the members of a container at any moment, and drop
+ * the last reference to a member whose text the tape points into. So each
+ * list and dict is read once, inside its per-object critical section
+ * (Py_BEGIN_CRITICAL_SECTION, which CPython's own list and dict methods take
+ * too), with a strong reference taken to every member (every key and value
+ * of a dict) into the call's owned list; the walk then reads only that
+ * snapshot, and the references are released after the write, as the other
+ * owned ones are (dumps_release). A container is thus written as it was at
+ * one instant, whatever other threads do meanwhile, and every object the
+ * tape points into lives until the write is done. (Included by the files
+ * that read containers: dumps_list.c, dumps_dict.c, dumps_sort.c,
+ * dumps_dataclass.c, dumps_cursor.h.) */
+#ifndef ISOJSON_DUMPS_FT_H
+#define ISOJSON_DUMPS_FT_H
+
+#include "dumps.h"
+
+#ifdef Py_GIL_DISABLED
+
+#pragma GCC visibility push(hidden)
+
+/* Appends a reference to each item of list o (exact or a subclass) to
+ * c->owned, as one snapshot; *base is the index of the first. Returns the
+ * count, or -1 with MemoryError. */
+Py_ssize_t dumps_ft_list(dumps_ctx *c, PyObject *o, size_t *base);
+
+/* The same for dict o: key, value, key, value... (2 * count references),
+ * in PyDict_Next's order. */
+Py_ssize_t dumps_ft_dict(dumps_ctx *c, PyObject *o, size_t *base);
+
+#pragma GCC visibility pop
+
+#endif
+
+#endif

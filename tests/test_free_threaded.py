@@ -1,0 +1,354 @@
+"""isojson on free-threaded CPython (3.14t): the GIL stays off, output is
+orjson's, and threads that share objects with threads mutating them get
+valid JSON, never a torn value, and never a crash.
+
+The parity and stress tests run in the GIL build too (there the golden bytes
+come from orjson in this process); the checks of the GIL's state only mean
+something on 3.14t. See docs/free-threading.md for what each test guards.
+"""
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import threading
+
+import pytest
+
+import _ft_golden
+import isojson
+
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+on_3_14t = pytest.mark.skipif(not FREE_THREADED, reason="checks the GIL's state on free-threaded CPython only")
+
+
+def _run(code, *args, env=None, timeout=120):
+    """Runs code in a child of this interpreter with warnings as errors."""
+    return subprocess.run([sys.executable, "-W", "error", *args, "-c", textwrap.dedent(code)],
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+# ---- the GIL ------------------------------------------------------------------------------------
+
+
+@on_3_14t
+def test_gil_stays_off_after_import_and_use():
+    # -W error: the RuntimeWarning CPython gives when a module re-enables the GIL is an error.
+    r = _run("""
+        import sys
+        assert not sys._is_gil_enabled(), "the GIL is on before the import"
+        import isojson
+        assert isojson.loads(isojson.dumps({"a": [1, 2.5, "é", None]})) == {"a": [1, 2.5, "é", None]}
+        assert isojson.dumps(isojson.Fragment(b"[]"), option=isojson.OPT_INDENT_2) == b"[]"
+        print("gil", sys._is_gil_enabled())
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "gil False"
+
+
+@on_3_14t
+def test_gil_off_in_this_process():
+    # The suite itself imported isojson: the GIL must still be off here.
+    assert isojson.dumps([1]) == b"[1]"
+    assert sys._is_gil_enabled() is False
+
+
+# ---- parity with orjson's bytes -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def golden():
+    path = os.environ.get("ISOJSON_FT_GOLDEN")
+    if path:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)["golden"]
+    try:
+        import orjson
+    except ImportError:
+        pytest.fail("orjson cannot be imported here (it has no free-threaded build) and ISOJSON_FT_GOLDEN "
+                    "names no golden file: run this through `make test-pyft`, which writes one with orjson "
+                    "in the GIL build first (tests/_ft_golden.py)")
+    return _ft_golden.golden(orjson)
+
+
+def test_dumps_matches_orjson_golden(golden):
+    bad = []
+    for cid, doc, opt in _ft_golden.cases():
+        want = golden[cid]
+        if isinstance(want, dict):
+            with pytest.raises(TypeError):
+                isojson.dumps(doc, option=opt)
+            continue
+        got = isojson.dumps(doc, option=opt)
+        if got != bytes.fromhex(want):
+            bad.append((cid, got[:200], bytes.fromhex(want)[:200]))
+    assert not bad, f"{len(bad)} cases differ from orjson, first: {bad[0]}"
+
+
+def test_corpus_round_trip_matches_orjson_golden(golden):
+    for name in _ft_golden.corpus_files():
+        with open(os.path.join(_ft_golden.CORPUS_DIR, name), "rb") as f:
+            data = f.read()
+        assert isojson.dumps(isojson.loads(data)) == bytes.fromhex(golden[f"corpus:{name}"]), name
+
+
+# ---- threads sharing objects that others mutate ------------------------------------------------
+
+KEYS = [f"k{i}" for i in range(2000)]
+# Every str value a mutator writes matches this; the initial values too.
+VALUE_RE = re.compile(r"(init|m[0-9]+-[0-9]+)-[a-zé]*")
+
+
+def _shared():
+    return {
+        "dict": {k: f"init-{'a' * (i % 40)}" for i, k in enumerate(KEYS)},
+        "list": [f"init-{'b' * (i % 30)}" for i in range(2000)],
+        "nested": {k: [f"init-c", i] for i, k in enumerate(KEYS[:300])},
+        "buf": bytearray(json.dumps({"xs": [f"init-{'d' * (i % 20)}" for i in range(500)]}).encode()),
+    }
+
+
+def _mutate(shared, who, stop):
+    """Replaces values and keys of the shared dicts and items of the shared list, appends and pops,
+    rewrites the shared bytearray: every value written matches VALUE_RE."""
+    r = random.Random(who)
+    d, lst, nested, buf = shared["dict"], shared["list"], shared["nested"], shared["buf"]
+    n = 0
+    while not stop.is_set():
+        n += 1
+        v = f"m{who}-{n}-" + "é" * r.randrange(3) + "z" * r.randrange(60)
+        k = KEYS[r.randrange(len(KEYS))]
+        op = r.randrange(10)
+        if op < 4:
+            d[k] = v
+        elif op == 4:
+            d.pop(k, None)
+        elif op == 5:
+            try:
+                lst[r.randrange(len(lst))] = v
+            except IndexError:  # the other mutator shortened it meanwhile
+                pass
+        elif op == 6:
+            lst.append(v)
+            if len(lst) > 2100:
+                del lst[:100]
+        elif op == 7:
+            nested[KEYS[r.randrange(300)]] = [v, n]
+        elif op == 8:
+            items = nested.get(KEYS[r.randrange(300)])
+            if items is not None:
+                items.append(v)
+                if len(items) > 8:
+                    items.pop(0)
+        else:
+            # Same length: the buffer stays exportable while a loads holds it.
+            at = r.randrange(max(1, len(buf) - 4))
+            buf[at:at + 4] = r.choice((b"zzzz", b"\xc3\xa9zz", b"\xff\xfezz", b'"]}"'))
+
+
+def _check_value(v, where):
+    assert isinstance(v, str) and VALUE_RE.fullmatch(v), f"torn or foreign value {v!r} in {where}"
+
+
+def _check_shared(shared_out):
+    d = json.loads(shared_out["dict"])
+    assert set(d) <= set(KEYS)
+    for v in d.values():
+        _check_value(v, "dict")
+    lst = json.loads(shared_out["list"])
+    # Each of the 2 mutators appends, then trims 100 when the list is past 2100: a snapshot may
+    # fall between the two (2102 at most), and both may trim at once (1902 at least).
+    assert 1900 <= len(lst) <= 2102, len(lst)
+    for v in lst:
+        _check_value(v, "list")
+    nested = json.loads(shared_out["nested"])
+    for items in nested.values():
+        assert isinstance(items, list)
+        for v in items:
+            assert isinstance(v, int) or _check_value(v, "nested") is None
+
+
+def _private(seed):
+    """A seeded JSON-native document and its bytes, made before any thread starts."""
+    doc = isojson.loads(isojson.dumps(_ft_golden.document(seed), option=isojson.OPT_NON_STR_KEYS))
+    return doc, isojson.dumps(doc), isojson.dumps(doc, option=isojson.OPT_SORT_KEYS | isojson.OPT_INDENT_2)
+
+
+def _worker(i, shared, rounds, errors):
+    r = random.Random(1000 + i)
+    mine = [_private(1000 + 8 * i + j) for j in range(4)]
+    try:
+        for _ in range(rounds):
+            doc, plain, sorted_indent = mine[r.randrange(len(mine))]
+            assert isojson.dumps(doc) == plain, f"worker {i}: its own document changed"
+            assert isojson.dumps(doc, option=isojson.OPT_SORT_KEYS | isojson.OPT_INDENT_2) == sorted_indent
+            assert isojson.loads(plain) == doc, f"worker {i}: loads of its own bytes"
+            opt = r.choice((0, isojson.OPT_SORT_KEYS, isojson.OPT_INDENT_2))
+            out = {name: isojson.dumps(shared[name], option=opt) for name in ("dict", "list", "nested")}
+            _check_shared(out)
+            try:
+                got = isojson.loads(shared["buf"])
+            except isojson.JSONDecodeError:
+                pass
+            else:
+                # What was parsed is one state of the buffer: its strs are whole and valid.
+                for v in got["xs"] if isinstance(got, dict) and isinstance(got.get("xs"), list) else ():
+                    if isinstance(v, str):
+                        v.encode("utf-8")
+    except BaseException as e:  # reported by the main thread
+        errors.append((i, repr(e)[:500]))
+
+
+@pytest.mark.parametrize("workers", [2, 4, 8])
+def test_threads_share_objects_that_others_mutate(workers):
+    shared = _shared()
+    stop = threading.Event()
+    errors = []
+    mutators = [threading.Thread(target=_mutate, args=(shared, w, stop)) for w in range(2)]
+    threads = [threading.Thread(target=_worker, args=(i, shared, 60, errors)) for i in range(workers)]
+    for t in mutators + threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    stop.set()
+    for t in mutators:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads + mutators), "a thread did not finish"
+    assert not errors, errors[:3]
+    if FREE_THREADED:
+        assert sys._is_gil_enabled() is False
+
+
+def test_threads_keep_their_own_key_caches():
+    # loads' key cache is per thread on 3.14t: every thread gets equal keys, and a str key made in
+    # one thread is not another's (their objects are their own), whatever order they run in.
+    docs = [json.dumps([{f"key{j}": j for j in range(40)} for _ in range(50)]).encode() for _ in range(4)]
+    want = json.loads(docs[0])
+    results = [None] * 8
+
+    def run(i):
+        out = None
+        for _ in range(40):
+            out = isojson.loads(docs[i % 4])
+            assert out == want
+        results[i] = out
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert all(r == want for r in results)
+
+
+def test_types_looked_up_from_many_threads_at_once():
+    # The cached types of dumps (datetime, UUID, Enum, dataclass marker) are filled by whichever
+    # thread comes first: in a fresh interpreter, 8 threads race for them.
+    r = _run("""
+        import datetime, threading, uuid, enum, dataclasses, sys
+        import isojson
+        class E(enum.Enum):
+            A = 1
+        @dataclasses.dataclass
+        class P:
+            x: int
+        doc = [datetime.datetime(2020, 1, 2, 3, 4, 5), uuid.UUID(int=7), E.A, P(3), datetime.date(2021, 2, 3)]
+        want = b'["2020-01-02T03:04:05","00000000-0000-0000-0000-000000000007",1,{"x":3},"2021-02-03"]'
+        barrier = threading.Barrier(8)
+        bad = []
+        def run():
+            barrier.wait()
+            for _ in range(200):
+                if isojson.dumps(doc) != want:
+                    bad.append(isojson.dumps(doc))
+        ts = [threading.Thread(target=run) for _ in range(8)]
+        for t in ts: t.start()
+        for t in ts: t.join()
+        print(len(bad), getattr(sys, "_is_gil_enabled", lambda: True)())
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[0] == "0"
+    if FREE_THREADED:
+        assert r.stdout.split()[1] == "False"
+
+
+# ---- threads and strict sub-interpreters, fork ---------------------------------------------------
+
+
+def test_threads_and_strict_subinterpreters_together():
+    from concurrent import interpreters
+
+    data = [{"id": i, "name": f"n{i}", "vals": [i / 3, "é" * (i % 4)]} for i in range(200)]
+    want = isojson.dumps(data)
+    errors = []
+
+    def in_sub(i):
+        try:
+            # Strict: an interpreter with its own GIL (or none, on 3.14t) and no legacy modules.
+            interp = interpreters.create()
+            try:
+                interp.exec(textwrap.dedent(f"""
+                    import isojson
+                    data = [{{"id": i, "name": f"n{{i}}", "vals": [i / 3, "é" * (i % 4)]}} for i in range(200)]
+                    for _ in range(30):
+                        out = isojson.dumps(data)
+                        assert isojson.loads(out) == data
+                    assert out == {want!r}, out[:100]
+                """))
+            finally:
+                interp.close()
+        except BaseException as e:
+            errors.append(("sub", i, repr(e)[:500]))
+
+    def in_main(i):
+        try:
+            for _ in range(100):
+                assert isojson.dumps(data) == want
+                assert isojson.loads(want) == data
+        except BaseException as e:
+            errors.append(("main", i, repr(e)[:500]))
+
+    threads = [threading.Thread(target=in_sub, args=(i,)) for i in range(3)]
+    threads += [threading.Thread(target=in_main, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not errors, errors[:3]
+    if FREE_THREADED:
+        assert sys._is_gil_enabled() is False
+
+
+def test_fork_while_threads_work():
+    # A child forked while other threads are inside loads and dumps gets a working isojson of its
+    # own (a fresh engine), and keeps the GIL off. In a child process: fork in a multi-threaded
+    # process warns (DeprecationWarning), which is expected here.
+    r = _run("""
+        import os, sys, threading
+        import isojson
+        data = {"k%d" % i: [i, "v%d" % i, i / 7] for i in range(500)}
+        want = isojson.dumps(data)
+        stop = threading.Event()
+        def busy():
+            while not stop.is_set():
+                assert isojson.loads(isojson.dumps(data)) == data
+        ts = [threading.Thread(target=busy) for _ in range(3)]
+        for t in ts: t.start()
+        codes = []
+        for _ in range(4):
+            pid = os.fork()
+            if pid == 0:
+                ok = isojson.dumps(isojson.loads(want)) == want
+                gil = getattr(sys, "_is_gil_enabled", lambda: True)()
+                os._exit(0 if ok and not (gil and sysconfig_ft()) else 1)
+            codes.append(os.waitpid(pid, 0)[1])
+        stop.set()
+        for t in ts: t.join()
+        print(codes)
+    """.replace("sysconfig_ft()", repr(FREE_THREADED)), "-W", "ignore::DeprecationWarning")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[0, 0, 0, 0]"
