@@ -198,7 +198,7 @@ test-summary:
 qemu:
 	@if ! command -v qemu-s390x >/dev/null || ! command -v qemu-aarch64 >/dev/null; then \
 	  echo "qemu: installing qemu-user (qemu-s390x, qemu-aarch64)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user >/dev/null; fi
+	  scripts/apt-wait update -qq && DEBIAN_FRONTEND=noninteractive scripts/apt-wait install -y -qq --no-install-recommends qemu-user >/dev/null; fi
 
 ## arm64 ###################################################################################################
 
