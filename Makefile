@@ -39,15 +39,16 @@ RESULTS := build/test-results
 
 .PHONY: help build wheel sdist notices py-env demo test test-vet test-go test-cross test-build test-py \
         test-py-writer test-install test-bench-py test-summary qemu arm64-env build-arm64 wheel-arm64 \
-        test-arm64-quick test-arm64 test-pydbg test-pydev test-asan test-variants bench bench-go bench-py bench-callgrind fuzz fuzz-long clean
+        test-arm64-wheel test-arm64-quick test-arm64 test-pydbg test-pydev test-asan test-variants test-pyft \
+        bench bench-go bench-py bench-callgrind fuzz fuzz-long clean
 
 help:
 	@sed -n '3,11p' Makefile | sed 's/^# *//'
 	@echo
 	@echo 'Parts: build, wheel, sdist, notices, py-env, qemu, test-vet, test-go, test-cross, test-build, test-py,'
 	@echo '       test-py-writer, test-install, test-bench-py, bench-go, bench-py, bench-callgrind, clean'
-	@echo 'arm64: arm64-env, build-arm64, wheel-arm64, test-arm64-quick (a bounded part), test-arm64 (the whole'
-	@echo '       suite, hours under emulation)'
+	@echo 'arm64: arm64-env, build-arm64, wheel-arm64, test-arm64-wheel (and its tag check), test-arm64-quick'
+	@echo '       (a bounded part on the installed wheel), test-arm64 (the whole suite, hours under emulation)'
 	@echo 'Variants (make test-variants, not yet in make test): test-pydbg (python3.14-dbg, C asserts), test-pydev (PYTHONMALLOC=debug,'
 	@echo '       -X dev), test-asan (ASan + UBSan), each a sample of the suite (VARIANT_SAMPLE, VARIANT_PYTEST)'
 	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZTIME_LONG, FUZZ, FUZZ_JOBS,'
@@ -105,13 +106,19 @@ endef
 # well on two cores); --output-sync prints each part's output whole when it ends instead of interleaving,
 # and every part's log stays in $(RESULTS)/NAME.log. TEST_JOBS=1 runs them one after another.
 TEST_JOBS ?= 2
-TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-cross test-bench-py test-pyft
+TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-cross test-bench-py test-pyft \
+  test-arm64-wheel test-arm64-quick
 # The result names test-summary prints, one per part (each part's $(call part,NAME)).
-TEST_SUMMARY_NAMES = vet gotest cross build pytest pywriter install benchpy pyft
+TEST_SUMMARY_NAMES = vet gotest cross build pytest pywriter install benchpy pyft arm64w arm64q
+# The arm64 root (scripts/arm64-env) is made in the background from the start, niced: cold, it is the
+# slowest step of all (15-60 min under emulation, by load) and mostly one emulated process, so it overlaps
+# the other parts; arm64q's own scripts/arm64-env call waits for it (the root's lock), and make test
+# waits for it before its summary, so that nothing of it outlives the run.
 test:
-	@rm -rf $(RESULTS); rc=0; \
+	@rm -rf $(RESULTS); mkdir -p $(RESULTS); rc=0; \
+	$(if $(filter test-arm64-quick,$(TEST_PARTS)),{ nice -n 10 scripts/arm64-env > $(RESULTS)/arm64-env.log 2>&1 & } ;) \
 	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_PARTS) || rc=$$?; \
-	$(MAKE) --no-print-directory test-summary; exit $$rc
+	wait; $(MAKE) --no-print-directory test-summary; exit $$rc
 
 vet_cmd = $(GO) vet ./...
 vet_summary = if [[ $$rc == 0 ]]; then echo "go vet: no problems"; else grep -v '^\#' $$log | head -20; fi
@@ -202,7 +209,7 @@ test-summary:
 qemu:
 	@if ! command -v qemu-s390x >/dev/null || ! command -v qemu-aarch64 >/dev/null; then \
 	  echo "qemu: installing qemu-user (qemu-s390x, qemu-aarch64)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user >/dev/null; fi
+	  scripts/apt-wait update -qq && DEBIAN_FRONTEND=noninteractive scripts/apt-wait install -y -qq --no-install-recommends qemu-user >/dev/null; fi
 
 ## arm64 ###################################################################################################
 
@@ -222,12 +229,29 @@ build-arm64:
 wheel-arm64:
 	scripts/build-arm64 wheel
 
-# A bounded part, meant to join `make test` (add test-arm64-quick to test's list and arm64q to
-# test-summary's): strict import in six own-GIL sub-interpreters and the isolation of their module
-# state (each its own exception class), JSONTestSuite with every input type and its decisions, a dumps
-# parity sample (two option sets, every float bit-pattern class), fork (children and grandchildren
-# after use, a child forked before first use). Chosen by their times under emulation (docs/platforms.md):
-# concurrent sub-interpreters, fork under busy threads and random round trips cost 1-2.5 min each there.
+# make test's arm64 parts. arm64w: the aarch64 wheel (the builder's own tag from what its objects
+# need; compiled in the Debian 11 root like the x86_64 one) and the tag check on it.
+ARM64_WHEEL_FILE = $$(ls dist/isojson-$$(scripts/build version)-cp314-cp314-manylinux_*_aarch64.whl)
+arm64w_cmd = rm -f dist/isojson-*aarch64.whl; scripts/build-arm64 wheel && scripts/build check-wheel $(ARM64_WHEEL_FILE)
+arm64w_summary = grep -E '^(wheel:|check-wheel:|  isojson|  problem:|scripts/build-arm64:)|error:' $$log | \
+  sed 's|$(CURDIR)/||' | head -12 || true
+test-arm64-wheel:
+	$(call part,arm64w)
+
+# The suite on the installed aarch64 wheel, as test-py runs it natively (scripts/venv-test): a fresh venv
+# of the arm64 root's Python 3.14, under qemu (scripts/chroot-arm64), the wheel installed into it by
+# this machine's own pip (--native-pip: pip under emulation took most of 6 min), the installed-package
+# checks, then pytest with every deadline stretched (ISOJSON_TEST_TIME_SCALE) and niced.
+arm64_venv_test = r=0; ISOJSON_TEST_TIME_SCALE=$${ISOJSON_TEST_TIME_SCALE:-20} nice -n 10 scripts/venv-test \
+  --python python3.14 --run $(CURDIR)/scripts/chroot-arm64 --native-pip --label aarch64 "$(ARM64_WHEEL_FILE)" -- -q $(1) || r=$$?; \
+  [[ $$r != 5 ]] || echo "test-arm64: FAIL: pytest collected no tests (exit 5)" >&2; exit $$r
+
+# arm64q, a bounded part: strict import in six own-GIL sub-interpreters and the isolation of their
+# module state (each its own exception class), JSONTestSuite with every input type and its decisions,
+# a dumps parity sample (two option sets, every float bit-pattern class), fork (children and
+# grandchildren after use, a child forked before first use). Chosen by their times under emulation
+# (docs/platforms.md): concurrent sub-interpreters, fork under busy threads and random round trips cost
+# 1-2.5 min each there.
 ARM64_QUICK ?= \
   tests/test_subinterpreters.py::test_strict_import_in_six_subinterpreters \
   tests/test_subinterpreters.py::test_errors_inside_a_subinterpreter \
@@ -238,17 +262,14 @@ ARM64_QUICK ?= \
   tests/test_parity_dumps.py::test_every_float_bit_pattern_class \
   tests/test_engine_loader.py::test_children_and_grandchildren_after_use \
   tests/test_fork_round_trips.py::test_fork_before_first_use
-# The whole suite, as test-py runs it natively.
-ARM64_PYTEST ?= tests/
-# (pytest's exit 5, no tests collected, is a failure as in test-py.)
-arm64_pytest = r=0; nice -n 10 scripts/py-arm64 -m pytest -q $(1) || r=$$?; \
-  [[ $$r != 5 ]] || echo "test-arm64: FAIL: pytest collected no tests (exit 5)" >&2; exit $$r
-arm64q_cmd = scripts/build-arm64 && { $(call arm64_pytest,--durations=10 $(ARM64_QUICK)); }
+arm64q_cmd = { $(call arm64_venv_test,--durations=10 $(ARM64_QUICK)); }
 arm64q_summary = $(pytest_summary)
-test-arm64-quick:
+test-arm64-quick: test-arm64-wheel
 	$(call part,arm64q)
 
-arm64_cmd = scripts/build-arm64 && { $(call arm64_pytest,--durations=30 $(ARM64_PYTEST)); }
+# The whole suite on the installed aarch64 wheel (hours under emulation; not part of make test).
+ARM64_PYTEST ?= tests/
+arm64_cmd = scripts/build-arm64 wheel && { $(call arm64_venv_test,--durations=30 $(ARM64_PYTEST)); }
 arm64_summary = $(pytest_summary)
 test-arm64:
 	$(call part,arm64)

@@ -634,16 +634,19 @@ def test_no_leaks(name, call):
 
 
 def smallest_thread_stack_size():
-    """The smallest thread stack this interpreter accepts, as its
-    threading.stack_size error names it: 53248 bytes for CPython 3.14's
-    release build here, 102400 for its debug build (Py_DEBUG)."""
+    """The smallest thread stack this interpreter and the C library accept:
+    CPython's minimum as its threading.stack_size error names it (53248
+    bytes for CPython 3.14's release build here, 102400 for its debug build,
+    Py_DEBUG), or glibc's PTHREAD_STACK_MIN when that is more (aarch64's:
+    131072, for kernels with 64 KiB pages; below it pthread refuses the
+    size and threading.stack_size raises)."""
     old = threading.stack_size()
     try:
         threading.stack_size(4096)  # one page: below every interpreter's minimum
     except ValueError as e:
         m = re.fullmatch(r"size must be at least (\d+) bytes", str(e))
         assert m, e
-        return int(m.group(1))
+        return max(int(m.group(1)), os.sysconf("SC_THREAD_STACK_MIN"))
     finally:
         threading.stack_size(old)
     raise AssertionError("threading.stack_size accepted a 4 KiB stack")
@@ -652,46 +655,123 @@ def smallest_thread_stack_size():
 NESTING_ON_THREADS = ["T" * 1024, "TL" * 512, "L" * 254, "D" * 254]
 
 
+def on_a_thread(size, work):
+    """work() on a new thread with size bytes of stack; its result, or the
+    exception it raised, raised again here."""
+    out = []
+
+    def run():
+        try:
+            out.append((work(), None))
+        except BaseException as e:
+            out.append((None, e))
+
+    old = threading.stack_size()
+    try:
+        threading.stack_size(size)
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    result, error = out[0]
+    if error is not None:
+        raise error
+    return result
+
+
 def nesting_on_a_thread(size):
     """dumps of each NESTING_ON_THREADS nesting on a new thread of size
     bytes of stack: the length written, or the TypeError's message."""
-    out = []
-
     def work():
+        out = []
         for spec in NESTING_ON_THREADS:
             try:
                 out.append(len(isojson.dumps(build_nesting(spec))))
             except TypeError as e:
                 out.append(str(e))
+        return out
 
-    old = threading.stack_size()
-    try:
-        threading.stack_size(size)
-        t = threading.Thread(target=work)
-        t.start()
-        t.join()
-    finally:
-        threading.stack_size(old)
-    return out
+    return on_a_thread(size, work)
+
+
+def deepest_on_a_thread(size, unit, most):
+    """On a new thread of size bytes of stack, the most repetitions k <= most
+    of unit whose nesting dumps writes (a binary search: 0 <= k); deeper ones
+    raise "Recursion limit reached", any other error fails."""
+    def fits(k):
+        try:
+            isojson.dumps(build_nesting(unit * k))
+            return True
+        except TypeError as e:
+            assert str(e) == "Recursion limit reached", e
+            return False
+
+    def work():
+        lo, hi = 0, most  # fits(lo) holds; the answer is in [lo, hi]
+        assert fits(0)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if fits(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    return on_a_thread(size, work)
+
+
+# How much stack a level of the walk may cost, in bytes (alternating tuples and lists, the 1024-level
+# nesting with the largest frames; measured: 161 on x86_64, 182 on aarch64): more means that a frame on the recursive path
+# grew, and then deep nesting needs thread stacks far beyond what threads are given.
+MOST_STACK_PER_LEVEL = 512
+
+
+def thread_stack_for_deep_nesting():
+    """The thread stack that 1024 levels of nesting need, measured on this
+    build: the deepest alternating tuples and lists dumps writes on two
+    stacks 64 KiB apart give what a level costs (the frames differ between
+    compilers and machines: aarch64's gcc makes dumps_list's 336 bytes,
+    x86_64's 208) and what the thread uses besides; the size is that for
+    1024 levels and a quarter more, in 16 KiB. Returns [size, the first
+    stack, its depth, the second, its depth, bytes a level]."""
+    # (Scaled by ISOJSON_TEST_STACK_SCALE: an ASan build's frames are several times larger.)
+    s1 = max(smallest_thread_stack_size(), _util.stack_scaled(128 * 1024))
+    s2 = s1 + _util.stack_scaled(64 * 1024)  # both below 1024 levels on x86_64 and aarch64
+    d1 = 2 * deepest_on_a_thread(s1, "TL", 512)
+    d2 = 2 * deepest_on_a_thread(s2, "TL", 512)
+    # The stack check is made every 8 levels from the 64th (dumps_enter): a larger stack must let
+    # the walk go deeper, up to 1024 levels.
+    assert 64 <= d1 < d2, (s1, d1, s2, d2)
+    if d2 == 1024:  # the second stack already holds the deepest nesting there is
+        return [s2, s1, d1, s2, d2, None]
+    per_level = (s2 - s1) / (d2 - d1)
+    assert per_level <= MOST_STACK_PER_LEVEL * _util.STACK_SCALE, (s1, d1, s2, d2, per_level)
+    size = s1 + (1024 - d1) * per_level * 1.25
+    size = -(-int(size) // (16 * 1024)) * 16 * 1024
+    return [size, s1, d1, s2, d2, round(per_level)]
 
 
 def test_deep_nesting_on_small_thread_stacks():
-    """The walk recurses; on a 256 KiB thread stack every nesting orjson
+    """The walk recurses: on a thread stack large enough for 1024 levels,
+    measured from what a level costs on this build, every nesting orjson
     accepts works, and on the smallest stack the interpreter accepts dumps
-    raises instead of overflowing. In a fresh process, smallest first: glibc
-    gives a new thread a cached stack up to four times the size asked for,
-    so after threads with larger stacks have ended (256 KiB is less than
-    four times the debug build's minimum) the small one would not be small."""
+    raises instead of overflowing. In a fresh process, stacks in increasing
+    size: glibc gives a new thread a cached stack up to four times the size
+    asked for, so after threads with larger stacks have ended the small one
+    would not be small."""
     out = _util.run_python("""
         import json, sys
         import test_ext_dumps as t
         smallest = t.smallest_thread_stack_size()
-        print(json.dumps([smallest, t.nesting_on_a_thread(smallest), t.nesting_on_a_thread(t._util.stack_scaled(256 * 1024))]))
+        small = t.nesting_on_a_thread(smallest)
+        measured = t.thread_stack_for_deep_nesting()
+        print(json.dumps([smallest, small, measured, t.nesting_on_a_thread(measured[0])]))
     """, 120)
-    smallest, small, large = json.loads(out)
+    smallest, small, measured, large = json.loads(out)
     assert smallest <= 128 * 1024, smallest
     want = [2049, 2049, 509, 1525]
-    assert large == want
+    assert large == want, measured
     assert len(small) == len(want), small
     assert "Recursion limit reached" in small, small  # 1024 levels do not fit
     assert all(r in (n, "Recursion limit reached") for r, n in zip(small, want)), small
