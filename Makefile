@@ -146,7 +146,7 @@ test-cross: qemu
 # tag, and its RECORD) and whether THIRD_PARTY_NOTICES.md is current. The later parts use dist/.
 WHEEL_FILE = $$(ls dist/isojson-$$(scripts/build version)-cp314-cp314-manylinux_*_x86_64.whl)
 build_cmd = rm -f dist/isojson-*x86_64.whl dist/isojson-*.tar.gz; $(MAKE) --no-print-directory wheel sdist && \
-  scripts/build check-wheel dist/isojson-*.whl && scripts/build notices --check
+  scripts/build check-wheel dist/isojson-*x86_64.whl && scripts/build notices --check
 build_summary = grep -E '^(wheel:|sdist:|check-wheel:|  isojson|  problem:|notices:|build:.*failed)|error:' \
   $$log | sed 's|$(CURDIR)/||' | head -16 || true
 test-build: py-env
