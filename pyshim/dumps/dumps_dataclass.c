@@ -38,8 +38,7 @@ static int members_of_dict(dumps_ctx *c, PyObject *dict, size_t *count)
     if (n < 0)
         return -1;
     for (Py_ssize_t j = 0; j < n; j++) {
-        key = c->owned.items[base + 2 * (size_t)j];
-        value = c->owned.items[base + 2 * (size_t)j + 1];
+        dumps_ft_pair(c, base, (size_t)j, &key, &value);
 #else
     Py_ssize_t pos = 0;
     while (PyDict_Next(dict, &pos, &key, &value)) {
@@ -75,8 +74,7 @@ static int members_of_fields(dumps_ctx *c, PyObject *o, size_t *count)
     if (nfields < 0)
         return -1;
     for (Py_ssize_t j = 0; j < nfields; j++) {
-        name = c->owned.items[base + 2 * (size_t)j];
-        field = c->owned.items[base + 2 * (size_t)j + 1];
+        dumps_ft_pair(c, base, (size_t)j, &name, &field);
 #else
     Py_ssize_t pos = 0;
     while (PyDict_Next(fields, &pos, &name, &field)) {

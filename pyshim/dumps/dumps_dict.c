@@ -39,8 +39,7 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
     if (n < 0)
         goto fail;
     for (Py_ssize_t j = 0; j < n; j++) {
-        key = c->owned.items[base + 2 * (size_t)j];
-        value = c->owned.items[base + 2 * (size_t)j + 1];
+        dumps_ft_pair(c, base, (size_t)j, &key, &value);
 #else
     dumps_dict_iter_start(&it, o);
     while (dumps_dict_iter_next(&it, &key, &value)) {

@@ -34,6 +34,16 @@ Py_ssize_t dumps_ft_list(dumps_ctx *c, PyObject *o, size_t *base);
  * in PyDict_Next's order. */
 Py_ssize_t dumps_ft_dict(dumps_ctx *c, PyObject *o, size_t *base);
 
+/* The j-th key and value of a dumps_ft_dict snapshot that starts at base
+ * (read from c->owned each time: nested containers append to it and may
+ * move it). */
+static inline void dumps_ft_pair(const dumps_ctx *c, size_t base, size_t j,
+                                 PyObject **key, PyObject **value)
+{
+    *key = c->owned.items[base + 2 * j];
+    *value = c->owned.items[base + 2 * j + 1];
+}
+
 #pragma GCC visibility pop
 
 #endif

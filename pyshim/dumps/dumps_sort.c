@@ -259,8 +259,7 @@ int dumps_dict_collected(dumps_ctx *c, PyObject *o, int sort)
 #ifdef Py_GIL_DISABLED
     (void)pos;
     for (size_t j = 0; count < n; j++) {
-        key = c->owned.items[base + 2 * j];
-        value = c->owned.items[base + 2 * j + 1];
+        dumps_ft_pair(c, base, j, &key, &value);
 #else
     while (count < n && PyDict_Next(o, &pos, &key, &value)) {
         /* value is borrowed from the dict, and converting a non-str key
