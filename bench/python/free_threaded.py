@@ -4,7 +4,10 @@
     python free_threaded.py report FT.json GIL.json OUT.md
 
 measure: (1) round trips per second (loads(dumps(doc)) of each corpus document) with 1, 2 and 4
-threads, for isojson and for the standard library's json in the same threads; (2) the per-call cost of
+threads, for isojson and for the standard library's json in the same threads, twice: each thread with
+a document of its own, parsed in that thread (what a server has: each request its own objects), and
+all threads on one shared document (its refcounts and its containers' locks then bounce between cores,
+whatever library writes it); (2) the per-call cost of
 loads and dumps of each corpus document in one thread (the minimum over repeats of the mean of a
 batch). The load average is recorded before and after: on a shared machine wall-clock figures and
 above all the scaling of threads mean something only when it is low (below the core count). report
@@ -51,14 +54,17 @@ def _libraries():
     }
 
 
-def round_trips(loads, dumps, doc, threads, seconds):
+def round_trips(loads, dumps, data, threads, seconds, shared):
     """Round trips per second of all threads together, each looping loads(dumps(doc)) for about
-    `seconds` after a common start."""
+    `seconds` after a common start. shared: one document, parsed once, for every thread; otherwise
+    each thread parses its own from data before the start."""
     barrier = threading.Barrier(threads + 1)
     counts = [0] * threads
     stop_at = [0.0]
+    common = json.loads(data) if shared else None
 
     def run(i):
+        doc = common if shared else json.loads(data)
         barrier.wait()
         n = 0
         end = stop_at[0]
@@ -106,15 +112,17 @@ def measure(quick=False):
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "load_before": _load_average(),
         "round_trips": {},
+        "round_trips_shared": {},
         "per_call": {},
     }
     for name, data in corpus.items():
         doc = json.loads(data)
-        for lib, (loads, dumps) in libs.items():
-            rt = {}
-            for n in THREADS:
-                rt[str(n)] = round_trips(loads, dumps, doc, n, seconds)
-            out["round_trips"][f"{lib}:{name}"] = rt
+        for mode, shared in (("round_trips", False), ("round_trips_shared", True)):
+            for lib, (loads, dumps) in libs.items():
+                rt = {}
+                for n in THREADS:
+                    rt[str(n)] = round_trips(loads, dumps, data, n, seconds, shared)
+                out[mode][f"{lib}:{name}"] = rt
         loads, dumps = libs["isojson"]
         size = len(data)
         batch = max(3, int(2_000_000 / size))
@@ -142,19 +150,28 @@ def report(ft, gil):
         "",
         f"GIL after `import isojson` on 3.14t: {'on' if ft['gil_enabled'] else 'off'}.",
         "",
-        "## Round trips per second, `loads(dumps(doc))`, all threads together",
-        "",
-        "| document | library | build | 1 thread | 2 threads | 4 threads | 2 vs 1 | 4 vs 1 |",
-        "|---|---|---|---:|---:|---:|---:|---:|",
     ]
-    for key in ft["round_trips"]:
-        lib, name = key.split(":", 1)
-        for label, run in (("3.14t", ft), ("GIL", gil)):
-            rt = run["round_trips"].get(key)
-            if rt is None:
-                continue
-            lines.append(f"| {name} | {lib} | {label} | {_fmt_rate(rt['1'])} | {_fmt_rate(rt['2'])} | "
-                         f"{_fmt_rate(rt['4'])} | {rt['2'] / rt['1']:.2f}× | {rt['4'] / rt['1']:.2f}× |")
+    for mode, title in (
+        ("round_trips", "each thread its own document"),
+        ("round_trips_shared", "all threads on one shared document"),
+    ):
+        if mode not in ft:
+            continue
+        lines += [
+            f"## Round trips per second, `loads(dumps(doc))`, all threads together: {title}",
+            "",
+            "| document | library | build | 1 thread | 2 threads | 4 threads | 2 vs 1 | 4 vs 1 |",
+            "|---|---|---|---:|---:|---:|---:|---:|",
+        ]
+        for key in ft[mode]:
+            lib, name = key.split(":", 1)
+            for label, run in (("3.14t", ft), ("GIL", gil)):
+                rt = run.get(mode, {}).get(key)
+                if rt is None:
+                    continue
+                lines.append(f"| {name} | {lib} | {label} | {_fmt_rate(rt['1'])} | {_fmt_rate(rt['2'])} | "
+                             f"{_fmt_rate(rt['4'])} | {rt['2'] / rt['1']:.2f}× | {rt['4'] / rt['1']:.2f}× |")
+        lines.append("")
     lines += [
         "",
         "## Per call, one thread (µs; the minimum over repeats of a batch's mean)",
