@@ -268,8 +268,13 @@ test-arm64-quick: test-arm64-wheel
 	$(call part,arm64q)
 
 # The whole suite on the installed aarch64 wheel (hours under emulation; not part of make test).
+# ARM64_SHARD=K/N runs shard K of N instead (ISOJSON_TEST_SHARD, tests/conftest.py: the N shards are
+# the suite, each test in one of them): N runs, one after another or side by side, each with its own
+# RESULTS (make test-arm64 ARM64_SHARD=1/2 RESULTS=build/test-results-arm64-1 & ... 2/2 ...).
 ARM64_PYTEST ?= tests/
-arm64_cmd = scripts/build-arm64 wheel && { $(call arm64_venv_test,--durations=30 $(ARM64_PYTEST)); }
+ARM64_SHARD ?=
+arm64_cmd = scripts/build-arm64 wheel && { $(if $(ARM64_SHARD),export ISOJSON_TEST_SHARD=$(ARM64_SHARD);) \
+  $(call arm64_venv_test,--durations=30 $(ARM64_PYTEST)); }
 arm64_summary = $(pytest_summary)
 test-arm64:
 	$(call part,arm64)

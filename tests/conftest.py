@@ -51,7 +51,42 @@ def _case_hash(item):
     return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") / 2**64
 
 
+# ISOJSON_TEST_SHARD=K/N runs shard K (1..N) of the suite: the tests whose hash (the same as the
+# sample's, but of every test, parametrized or not) falls in the K-th of N equal slices. The N shards
+# together are the whole suite, each test in exactly one, the same on every run and machine, so a
+# suite too slow for one sitting (the aarch64 one under emulation: make test-arm64 ARM64_SHARD=K/N)
+# can run as N runs, side by side or one after another. Applied after the sample, if both are given.
+def _shard():
+    raw = os.environ.get("ISOJSON_TEST_SHARD", "")
+    if not raw:
+        return None
+    try:
+        k, n = (int(x) for x in raw.split("/"))
+    except ValueError:
+        raise RuntimeError(f"ISOJSON_TEST_SHARD must be K/N (e.g. 1/4), not {raw!r}") from None
+    if not 1 <= k <= n:
+        raise RuntimeError(f"ISOJSON_TEST_SHARD={raw!r}: K must be between 1 and N")
+    return k, n
+
+
+def _in_shard(item, k, n):
+    return int(_case_hash(item) * n) == k - 1
+
+
 def pytest_collection_modifyitems(config, items):
+    _sample_items(config, items)
+    shard = _shard()
+    config._isojson_shard = None
+    if shard is None:
+        return
+    k, n = shard
+    drop = [i for i in items if not _in_shard(i, k, n)]
+    config._isojson_shard = (k, n, len(items) - len(drop), len(items))
+    config.hook.pytest_deselected(items=drop)
+    items[:] = [i for i in items if _in_shard(i, k, n)]
+
+
+def _sample_items(config, items):
     fraction = _sample_fraction()
     config._isojson_sample = None
     if fraction >= 1:
@@ -72,7 +107,12 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_report_collectionfinish(config, start_path, items):
+    lines = []
+    sh = getattr(config, "_isojson_shard", None)
+    if sh:
+        lines.append(f"ISOJSON_TEST_SHARD={sh[0]}/{sh[1]}: {sh[2]} of {sh[3]} tests in this shard")
     s = getattr(config, "_isojson_sample", None)
     if s:
-        return (f"ISOJSON_TEST_SAMPLE={s[0]:g}: {s[1]} of {s[2]} parametrized cases kept "
-                f"(every test file and unparametrized test, each parametrized test at least once)")
+        lines.append(f"ISOJSON_TEST_SAMPLE={s[0]:g}: {s[1]} of {s[2]} parametrized cases kept "
+                     f"(every test file and unparametrized test, each parametrized test at least once)")
+    return lines
