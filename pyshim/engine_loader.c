@@ -1,8 +1,13 @@
-/* Loading the Go engine (libisojson_engine.so.0) at first use, and again in a
+/* Loading the Go engine (libisojson_engine.so.0), and again in a
  * fork()ed child.
  *
- * Why at first use: importing isojson must stay cheap and must not start a Go
- * runtime in processes that never call loads/dumps.
+ * When: the import starts it in the background (isojson_engine_preload), so
+ * that the first call finds the Go runtime started instead of waiting the
+ * 5-10 ms its start takes; the first call then resolves the engine's
+ * functions and reads ISOJSON_BACKEND and ISOJSON_WRITER (cheap). The import
+ * itself only creates that thread. ISOJSON_PRELOAD=0 keeps the whole load for
+ * the first call, for a process that wants no Go runtime until it uses
+ * isojson. A fork during the background load waits for it (atfork_prepare).
  *
  * Why a fresh copy after fork: a Go runtime does not survive fork(). The
  * child inherits the parent's engine mapping but none of its threads, and the
@@ -51,6 +56,8 @@ static char *engine_path;      /* where the first copy was found (malloc) */
 static int engine_fd = -1;     /* that file, kept open to copy it after fork */
 static struct stat engine_stat; /* its identity, to notice a descriptor reused for another file */
 static int stale;              /* set in a fork()ed child: `current` is unusable */
+static void *preloaded;        /* the library opened by the background load, until the first call */
+static atomic_int preload_started;
 
 static void atfork_prepare(void) { pthread_mutex_lock(&load_lock); }
 static void atfork_parent(void) { pthread_mutex_unlock(&load_lock); }
@@ -59,8 +66,11 @@ static void atfork_child(void)
     /* The child has one thread: re-initialise instead of unlocking a mutex
      * that another thread of the parent may have owned. */
     pthread_mutex_init(&load_lock, NULL);
-    if (atomic_load_explicit(&current, memory_order_relaxed) != NULL) {
+    if (atomic_load_explicit(&current, memory_order_relaxed) != NULL || preloaded != NULL) {
+        /* A preloaded library is the parent's started runtime too: just as
+         * dead here (and never closed: its runtime cannot run its exit). */
         stale = 1;
+        preloaded = NULL;
         atomic_store_explicit(&current, NULL, memory_order_release);
     }
 }
@@ -261,6 +271,18 @@ static void *open_private_copy(char *why, size_t whylen)
     return h;
 }
 
+/* Keeps the engine's file open, to copy it in a forked child (engine_source). */
+static void remember_engine_file(void)
+{
+    if (engine_fd >= 0)
+        return;
+    engine_fd = open(engine_path, O_RDONLY | O_CLOEXEC);
+    if (engine_fd >= 0 && fstat(engine_fd, &engine_stat) != 0) {
+        close(engine_fd);
+        engine_fd = -1;
+    }
+}
+
 /* Loads (or reloads, in a forked child) the engine. Called with load_lock held. */
 static const isojson_engine_api *load_engine(char *why, size_t whylen)
 {
@@ -280,17 +302,17 @@ static const isojson_engine_api *load_engine(char *why, size_t whylen)
         }
         name = engine_path;
         h = dlopen(engine_path, RTLD_NOW | RTLD_LOCAL);
+        /* The background load's reference, if any, is this one's now: a
+         * failed resolve below then unmaps what is no engine. */
+        if (preloaded != NULL) {
+            dlclose(preloaded);
+            preloaded = NULL;
+        }
         if (h == NULL) {
             snprintf(why, whylen, "cannot load the isojson engine: %s", dlerror());
             return NULL;
         }
-        if (engine_fd < 0) {
-            engine_fd = open(engine_path, O_RDONLY | O_CLOEXEC);
-            if (engine_fd >= 0 && fstat(engine_fd, &engine_stat) != 0) {
-                close(engine_fd);
-                engine_fd = -1;
-            }
-        }
+        remember_engine_file();
     }
     if (h == NULL)
         return NULL;
@@ -366,6 +388,54 @@ static const isojson_engine_api *load_locked(char *why, size_t whylen)
         prctl(PR_SET_TIMERSLACK, (unsigned long)old, 0, 0, 0);
 #endif
     return api;
+}
+
+/* The background load: dlopen of the engine, which starts its Go runtime,
+ * on a thread of its own with the Go threads' timer slack (they inherit it;
+ * see load_locked). Nothing is resolved or chosen here: a failure is left to
+ * the first call to find again and report. */
+static void *preload_main(void *unused)
+{
+    (void)unused;
+#ifdef PR_SET_TIMERSLACK
+    prctl(PR_SET_TIMERSLACK, GO_THREADS_TIMER_SLACK_NS, 0, 0, 0);
+#endif
+    char why[512];
+    why[0] = '\0';
+    pthread_mutex_lock(&load_lock);
+    if (atomic_load_explicit(&current, memory_order_acquire) == NULL && !stale && preloaded == NULL) {
+        if (engine_path == NULL)
+            engine_path = find_engine_path(why, sizeof why);
+        if (engine_path != NULL) {
+            preloaded = dlopen(engine_path, RTLD_NOW | RTLD_LOCAL);
+            if (preloaded == NULL)
+                (void)dlerror();
+            else
+                remember_engine_file();
+        }
+    }
+    pthread_mutex_unlock(&load_lock);
+    return NULL;
+}
+
+void isojson_engine_preload(void)
+{
+    if (atomic_exchange_explicit(&preload_started, 1, memory_order_relaxed))
+        return;
+    if (atomic_load_explicit(&current, memory_order_acquire) != NULL)
+        return;
+    const char *env = getenv("ISOJSON_PRELOAD");
+    if (env != NULL && strcmp(env, "0") == 0)
+        return;
+    /* Before the thread exists: a fork from now on waits for its load. */
+    pthread_once(&atfork_once, register_atfork);
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0)
+        return;
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    (void)pthread_create(&thread, &attr, preload_main, NULL); /* without it, the first call loads */
+    pthread_attr_destroy(&attr);
 }
 
 const isojson_engine_api *isojson_engine(void)

@@ -11,7 +11,7 @@
  * The rooms. Module-wide, at the top of pyshim/ (functions prefixed isojson_):
  *   isojson.h        this: the module state, the engine, the entry points
  *   module.c         module definition, methods table, constants, state life
- *   engine_loader.c  dlopen of the Go engine at first use, fork handling
+ *   engine_loader.c  dlopen of the Go engine (in the background from the import), fork handling
  *   engine_pace.c    a yield to the Go scheduler every few ms (sysmon quiet)
  *   errors.c         JSONDecodeError (subclass of the interpreter's json.JSONDecodeError)
  *   fragment.c       the Fragment type
@@ -65,6 +65,11 @@ typedef struct isojson_engine_api {
  * RuntimeError set. Thread-safe; needs no GIL but the caller holds it when it
  * wants the exception. (engine_loader.c) */
 const isojson_engine_api *isojson_engine(void);
+
+/* Starts loading the engine on a background thread, once per process, so that
+ * the first call does not wait for the Go runtime's start; ISOJSON_PRELOAD=0
+ * leaves it to the first call. Called by the module's exec. (engine_loader.c) */
+void isojson_engine_preload(void);
 
 /* Called before each parse or write of `work` bytes: every few milliseconds
  * per thread, lets the Go scheduler see progress so that the Go runtime's

@@ -4,8 +4,8 @@
  * Multi-phase initialisation (PEP 489) with per-interpreter module state, so
  * that the module imports in every sub-interpreter, including those with
  * their own GIL (PEP 684). No Python object lives in a C static; the Go
- * engine is process-wide plain C state (engine_loader.c) and is loaded at the
- * first loads/dumps, not at import.
+ * engine is process-wide plain C state (engine_loader.c); the first import
+ * starts its load in the background (ISOJSON_PRELOAD=0: at the first call).
  */
 #include "isojson.h"
 
@@ -177,7 +177,10 @@ static int module_exec(PyObject *module)
             return -1;
     if (PyModule_AddStringConstant(module, "__version__", ISOJSON_VERSION) < 0)
         return -1;
-    return isojson_dumps_state_init(module, &st->dumps);
+    if (isojson_dumps_state_init(module, &st->dumps) < 0)
+        return -1;
+    isojson_engine_preload();
+    return 0;
 }
 
 static int module_traverse(PyObject *module, visitproc visit, void *arg)

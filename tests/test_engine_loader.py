@@ -106,6 +106,31 @@ def test_fork_before_first_use():
     assert out.strip() == "ok"
 
 
+FORK_DURING_PRELOAD = """
+    import os, sys, time
+    delay = float(sys.argv[1])
+    import isojson        # starts the engine's load in the background
+    time.sleep(delay)     # 0: fork at once, else somewhere inside the load
+    pid = os.fork()
+    if pid == 0:
+        ok = isojson.loads(b'[1, "c"]') == [1, "c"] and isojson.dumps({"a": 1}) == b'{"a":1}'
+        os._exit(0 if ok else 1)
+    assert os.waitpid(pid, 0)[1] == 0
+    assert isojson.loads(b"[2]") == [2] and isojson.dumps([2]) == b"[2]"
+    print("ok")
+"""
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="isojson's background load only")
+def test_fork_during_the_background_load():
+    # The fork waits for a load in progress (atfork_prepare takes its lock), and the child, whose
+    # copy of the parent's started runtime is dead, loads a private copy at its first call.
+    for delay in (0, 0.001, 0.002, 0.004, 0.008, 0.05):
+        for _ in range(2):
+            out = run(FORK_DURING_PRELOAD.replace("sys.argv[1]", repr(str(delay))))
+            assert out.strip() == "ok", (delay, out)
+
+
 def test_multiprocessing_fork_pool():
     out = run("""
         import multiprocessing as mp, isojson

@@ -104,16 +104,21 @@ def test_go_threads_stay_quiet_when_calls_resume_after_a_pause(call):
     assert per_burst <= MAX_WAKEUPS_PER_BURST, f"{per_burst} wake-ups of the Go engine's threads per burst"
 
 
-def test_go_threads_have_the_timer_slack_and_the_caller_keeps_its_own():
+# Both ways the engine loads: in the background from the import (the default), and at the first call
+# (ISOJSON_PRELOAD=0).
+@pytest.mark.parametrize("preload", ["default", "0"])
+def test_go_threads_have_the_timer_slack_and_the_caller_keeps_its_own(preload):
+    env = _util.child_env() if preload == "default" else _util.child_env(ISOJSON_PRELOAD=preload)
     out = _util.run_python("""
         import ctypes, os, threading
-        from _util import isojson
         PR_SET_TIMERSLACK = 29
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_TIMERSLACK, 123456, 0, 0, 0)
         # The Go runtime's threads are the ones the engine starts: under qemu-user the emulator's own
         # thread (its RCU thread, there from the start, with the default slack) is in the task list too.
+        # Listed before the import, which starts the engine's load in the background.
         earlier = set(os.listdir("/proc/self/task"))
-        isojson.loads(b"[1]")   # loads the engine, which starts the Go runtime
+        from _util import isojson
+        isojson.loads(b"[1]")   # loads the engine (or waits for its load), which starts the Go runtime
         me = threading.get_native_id()
         for t in sorted(os.listdir("/proc/self/task")):
             if t in earlier and int(t) != me:
@@ -123,7 +128,7 @@ def test_go_threads_have_the_timer_slack_and_the_caller_keeps_its_own():
                     print("caller" if int(t) == me else "go", f.read().strip())
             except PermissionError:   # another thread's needs CAP_SYS_NICE
                 print("unreadable", t)
-    """, 60)
+    """, 60, env=env)
     lines = [line.split() for line in out.splitlines() if line.split()[0] in ("caller", "go", "unreadable")]
     if any(kind == "unreadable" for kind, _ in lines):
         pytest.skip("reading another thread's timer slack needs CAP_SYS_NICE")

@@ -267,14 +267,30 @@ def run_python(code, **env):
                           timeout=_util.scaled(120))
 
 
-def test_import_does_not_load_engine():
+ENGINE_MAPPED = "'libisojson_engine' in open('/proc/self/maps').read()"
+
+
+def test_import_loads_the_engine_in_the_background():
+    # No call made: the import's background load maps the engine and starts its Go runtime.
     r = run_python(
-        "import isojson\n"
-        "maps = open('/proc/self/maps').read()\n"
-        "assert 'libisojson_engine' not in maps, 'engine loaded at import'\n"
-        "isojson.loads(b'1')\n"
-        "assert 'libisojson_engine' in open('/proc/self/maps').read()\n"
+        "import time, isojson\n"
+        f"deadline = time.monotonic() + {_util.scaled(30)}\n"
+        f"while not {ENGINE_MAPPED}:\n"
+        "    assert time.monotonic() < deadline, 'engine not loaded in the background'\n"
+        "    time.sleep(0.005)\n"
+        "assert isojson.loads(b'[1]') == [1] and isojson.dumps([1]) == b'[1]'\n"
         "print('ok')\n")
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_preload_zero_leaves_the_engine_to_the_first_call():
+    r = run_python(
+        "import time, isojson\n"
+        "time.sleep(0.3)\n"
+        f"assert not {ENGINE_MAPPED}, 'engine loaded before the first call'\n"
+        "isojson.loads(b'1')\n"
+        f"assert {ENGINE_MAPPED}\n"
+        "print('ok')\n", ISOJSON_PRELOAD="0")
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
 

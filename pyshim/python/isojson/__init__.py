@@ -6,8 +6,8 @@ with their own GIL (PEP 684) and from any thread.
 
 ``backend`` (the parser in use) and ``backends`` (those compiled in), and
 ``writer`` and ``writers`` (the same for the writer of dumps) are resolved at
-first access, because they need the Go engine, which isojson loads at the
-first loads/dumps rather than at import.
+first access, because they need the Go engine, whose load the import only
+starts (in the background; ISOJSON_PRELOAD=0 leaves it to the first call).
 """
 
 from ._isojson import *
@@ -39,8 +39,8 @@ __all__ = (
 
 
 def __getattr__(name: str):
-    # PEP 562: computed on demand so that importing isojson does not load the
-    # engine. Not cached: ISOJSON_BACKEND and ISOJSON_WRITER errors are
+    # PEP 562: computed on demand so that importing isojson does not wait for
+    # the engine's load. Not cached: ISOJSON_BACKEND and ISOJSON_WRITER errors are
     # reported on each access.
     if name == "backend":
         return _backend()
