@@ -128,6 +128,8 @@ def _results():
             "rows": per, "parallel": par, "parallel_doc": {"records": 100, "bytes": 40000},
             "firstcall": [{"library": "isojson", "runs": 2, "import_ms": {"min": 1.0, "median": 1.1},
                            "dumps_ms": {"min": 30.0, "median": 31.0}, "loads_ms": {"min": 0.5, "median": 0.6},
+                           "dumps_later_ms": {"min": 0.4, "median": 0.45},
+                           "loads_later_ms": {"min": 0.3, "median": 0.35},
                            "cpu_ms": {"min": 40.0, "median": 41.0}, "rss_mb": {"min": 20.0, "median": 20.5},
                            "rss_added_mb": {"min": 11.0, "median": 11.2}, "threads": {"min": 5, "median": 5}},
                           {"library": "orjson", "error": "boom"}]}
@@ -317,7 +319,7 @@ def test_set_tables_summary_and_readme():
     assert "**isojson differs from orjson on:** `types/numpy` dumps" in summary
     readme = report.readme_section(res)
     assert "bench/results/rows.png" in readme and "| **isojson** | 50.0 (0.50×) |" in readme
-    assert "| **isojson** | 1.00 | 30.00 | 0.50 | 11.2 | 20.5 | 5 |" in readme
+    assert "| **isojson** | 1.00 | 30.00 | 0.50 | 0.40 | 0.30 | 11.2 | 20.5 | 5 |" in readme
     assert "| orjson | failed: boom |" in readme
 
 
