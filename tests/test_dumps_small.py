@@ -150,6 +150,21 @@ def test_text_around_the_byte_bound(opt_id, opt):
         check(["\x01" * n, None], opt)
 
 
+def test_every_int_length_and_short_text_length():
+    # The C path's digits (every length, 1 to 20, at each power of ten) and
+    # its word-move copy of clean text (every length up to past 32).
+    for e in range(20):
+        for v in {10**e - 1, 10**e, 10**e + 1, 2 * 10**e, 10**e + 10**e // 2}:
+            for x in (v, -v):
+                if -(1 << 63) <= x < (1 << 64):
+                    assert isojson.dumps([x, None]) == orjson.dumps([x, None]), x
+                    assert isojson.dumps({"k": x}) == orjson.dumps({"k": x}), x
+    for n in range(0, 41):
+        t = "".join(chr(0x41 + (i * 7) % 26) for i in range(n))
+        assert isojson.dumps([t]) == orjson.dumps([t]), n
+        assert isojson.dumps({t: t}) == orjson.dumps({t: t}), n
+
+
 def test_small_after_long_and_back():
     # The path shares the thread's output buffer with the engine's copy path.
     big = {"k": "x" * 100_000, "l": list(range(2000))}
