@@ -18,8 +18,9 @@
  * ": " after keys, empty containers as [] and {}, a final newline under
  * OPT_APPEND_NEWLINE. Keys arrive sorted already (dumps_sort.c).
  *
- * Two passes: the first checks every entry's kind and bounds the text's
- * length, so that the second writes with no room checks. */
+ * One pass: each entry is checked for its kind and its room (its text and
+ * whatever may follow it) as it is written; a tape of a kind written only
+ * by the engine is left to it, whatever was written so far. */
 #include "dumps.h"
 #include "dumps_small.h"
 #include "dumps_escapes.h"
@@ -89,58 +90,41 @@ static inline uint8_t *put_newline(uint8_t *p, int depth)
 #define TEXT_MASK ((3ULL << ISOJSON_WIDTH_SHIFT) | (0xfULL << ISOJSON_STORAGE_SHIFT))
 #define TEXT_UTF8_EXTERNAL ((uint64_t)ISOJSON_UTF8 << ISOJSON_WIDTH_SHIFT | (uint64_t)ISOJSON_EXTERNAL << ISOJSON_STORAGE_SHIFT)
 
-/* The room every entry may take beyond its text: a comma, the longest
- * scalar (-9223372036854775808, 20 bytes) or the quotes of a string, and a
- * key's ": ". */
-#define ENTRY_ROOM 25
+/* The room a scalar or a container's opening takes at most: the longest
+ * scalar (-9223372036854775808, 20 bytes), or a bracket and, indented, the
+ * newline and indentation of one level more. */
+#define VALUE_ROOM 24
 
-/* The first pass: the bound of the text's length, or 0 when an entry is of
- * a kind written only by the engine. */
-static size_t text_bound(const uint64_t *w, size_t n, int indent)
+/* Makes room for need more bytes at p (the buffer grown to
+ * DUMPS_SMALL_MAX_BYTES at once), or leaves the tape to the engine (return
+ * 0) when the text could pass that. */
+#define ROOM(need)                                                  \
+    do {                                                            \
+        size_t need_ = (need);                                      \
+        if ((size_t)(lim - p) < need_) {                            \
+            size_t at_ = (size_t)(p - out->data);                   \
+            if (at_ + need_ > DUMPS_SMALL_MAX_BYTES)                \
+                return 0;                                           \
+            if (out->cap < DUMPS_SMALL_MAX_BYTES) {                 \
+                uint8_t *d_ = realloc(out->data, DUMPS_SMALL_MAX_BYTES); \
+                if (d_ == NULL)                                     \
+                    return (size_t)-1;                              \
+                out->data = d_;                                     \
+                out->cap = DUMPS_SMALL_MAX_BYTES;                   \
+            }                                                       \
+            p = out->data + at_;                                    \
+            lim = out->data + DUMPS_SMALL_MAX_BYTES;                \
+        }                                                           \
+    } while (0)
+
+/* The bytes a String entry's text may take with its quotes; 0 when it is
+ * not UTF-8 at an address (then the engine writes the tape). */
+static inline size_t text_room(uint64_t h)
 {
-    size_t i = 0, entries = 0, containers = 0, text = 0;
-    while (i < n) {
-        uint64_t h = w[i];
-        switch ((enum isojson_kind)(h >> ISOJSON_KIND_SHIFT)) {
-        case ISOJSON_NULL:
-        case ISOJSON_FALSE:
-        case ISOJSON_TRUE:
-            i += 1;
-            break;
-        case ISOJSON_INT:
-        case ISOJSON_UINT:
-            i += 2;
-            break;
-        case ISOJSON_ARRAY:
-        case ISOJSON_OBJECT:
-            /* An end outside the tape is never made by the walk; the
-             * engine reports it. */
-            if (w[i + 1] > n || w[i + 1] < i + 2)
-                return 0;
-            containers++;
-            i += 2;
-            break;
-        case ISOJSON_STRING: {
-            if ((h & TEXT_MASK) != TEXT_UTF8_EXTERNAL)
-                return 0;
-            size_t len = (size_t)(h & ISOJSON_LEN_MASK);
-            text += h & ISOJSON_CLEAN_BIT ? len : DUMPS_MAX_ESCAPE_LEN * len;
-            i += 3;
-            break;
-        }
-        default:
-            return 0;
-        }
-        entries++;
-    }
-    if (i != n)
+    if ((h & TEXT_MASK) != TEXT_UTF8_EXTERNAL)
         return 0;
-    size_t room = text + entries * ENTRY_ROOM + 1;
-    /* At most two newlines an entry (before it, before a closing bracket),
-     * each indented by at most one level per container. */
-    if (indent)
-        room += entries * 2 * (1 + 2 * containers);
-    return room;
+    size_t len = (size_t)(h & ISOJSON_LEN_MASK);
+    return (h & ISOJSON_CLEAN_BIT ? len : DUMPS_MAX_ESCAPE_LEN * len) + 2;
 }
 
 size_t dumps_write_small(const isojson_tape *t, uint32_t opts, isojson_buf *out)
@@ -150,43 +134,43 @@ size_t dumps_write_small(const isojson_tape *t, uint32_t opts, isojson_buf *out)
     if (n == 0 || n > DUMPS_SMALL_MAX_WORDS)
         return 0;
     int indent = (opts & ISOJSON_OPT_INDENT_2) != 0;
-    size_t room = text_bound(w, n, indent);
-    if (room == 0 || room > DUMPS_SMALL_MAX_BYTES)
-        return 0;
-    if (out->cap < room) {
-        uint8_t *d = realloc(out->data, room);
-        if (d == NULL)
-            return (size_t)-1;
-        out->data = d;
-        out->cap = room;
-    }
+    /* What may follow a value at depth levels: every closing bracket with
+     * its newline and indentation, a comma or the final newline. */
+#define TAIL_ROOM(depth) (indent ? ((size_t)(depth) + 1) * (3 + 2 * (size_t)(depth)) : (size_t)(depth) + 2)
 
     /* The open containers: their ends and whether each is an object. */
     size_t ends[DUMPS_SMALL_MAX_WORDS / 2];
     uint8_t is_obj[DUMPS_SMALL_MAX_WORDS / 2];
     int depth = 0;
+    /* The text stays within DUMPS_SMALL_MAX_BYTES even when the buffer
+     * (which the engine's writes share) is bigger. */
     uint8_t *p = out->data;
+    uint8_t *lim = p + (out->cap < DUMPS_SMALL_MAX_BYTES ? out->cap : DUMPS_SMALL_MAX_BYTES);
     size_t i = 0;
     for (;;) {
         uint64_t h = w[i];
         enum isojson_kind k = (enum isojson_kind)(h >> ISOJSON_KIND_SHIFT);
         switch (k) {
         case ISOJSON_NULL:
+            ROOM(VALUE_ROOM + TAIL_ROOM(depth));
             memcpy(p, "null", 4);
             p += 4;
             i += 1;
             break;
         case ISOJSON_TRUE:
+            ROOM(VALUE_ROOM + TAIL_ROOM(depth));
             memcpy(p, "true", 4);
             p += 4;
             i += 1;
             break;
         case ISOJSON_FALSE:
+            ROOM(VALUE_ROOM + TAIL_ROOM(depth));
             memcpy(p, "false", 5);
             p += 5;
             i += 1;
             break;
         case ISOJSON_INT: {
+            ROOM(VALUE_ROOM + TAIL_ROOM(depth));
             int64_t v = (int64_t)w[i + 1];
             if (v < 0) {
                 *p++ = '-';
@@ -198,16 +182,27 @@ size_t dumps_write_small(const isojson_tape *t, uint32_t opts, isojson_buf *out)
             break;
         }
         case ISOJSON_UINT:
+            ROOM(VALUE_ROOM + TAIL_ROOM(depth));
             p = put_uint(p, w[i + 1]);
             i += 2;
             break;
-        case ISOJSON_STRING:
+        case ISOJSON_STRING: {
+            size_t r = text_room(h);
+            if (r == 0)
+                return 0;
+            ROOM(r + TAIL_ROOM(depth));
             p = put_text(p, w + i);
             i += 3;
             break;
+        }
         case ISOJSON_ARRAY:
         case ISOJSON_OBJECT: {
             size_t end = (size_t)w[i + 1];
+            /* An end outside the tape is never made by the walk; the
+             * engine reports it. */
+            if (end > n || end < i + 2)
+                return 0;
+            ROOM(VALUE_ROOM + TAIL_ROOM(depth + 1));
             int obj = k == ISOJSON_OBJECT;
             uint8_t open = obj ? '{' : '[';
             i += 2;
@@ -226,9 +221,9 @@ size_t dumps_write_small(const isojson_tape *t, uint32_t opts, isojson_buf *out)
             continue;
         }
         default:
-            return 0; /* never: text_bound has seen every entry */
+            return 0; /* a float, a big int, a Fragment: the engine's */
         }
-        /* Close the containers that end here. */
+        /* Close the containers that end here (TAIL_ROOM has room). */
         while (depth > 0 && i >= ends[depth - 1]) {
             depth--;
             if (indent)
@@ -242,17 +237,24 @@ size_t dumps_write_small(const isojson_tape *t, uint32_t opts, isojson_buf *out)
             p = put_newline(p, depth);
         if (!is_obj[depth - 1])
             continue;
-    key:
+    key: {
         /* The walk writes every key as a String entry. */
-        if ((enum isojson_kind)(w[i] >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING)
+        uint64_t kh = w[i];
+        size_t r = text_room(kh);
+        if ((enum isojson_kind)(kh >> ISOJSON_KIND_SHIFT) != ISOJSON_STRING || r == 0)
             return 0;
+        ROOM(r + 2);
         p = put_text(p, w + i);
         i += 3;
         *p++ = ':';
         if (indent)
             *p++ = ' ';
     }
+    }
+    if (i != n)
+        return 0;
     if (opts & ISOJSON_OPT_APPEND_NEWLINE)
         *p++ = '\n';
     return (size_t)(p - out->data);
+#undef TAIL_ROOM
 }
