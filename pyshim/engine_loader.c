@@ -46,6 +46,10 @@
 static _Atomic(const isojson_engine_api *) current;
 static atomic_int current_backend = -1;
 static atomic_int current_writer = -1;
+/* 1 when the writer chosen is the fast one (the default): only then may
+ * dumps write a small tape itself (dumps_small.c), whose bytes are the fast
+ * writer's; any other writer, or a failed choice, sees every write. */
+static atomic_int fast_writer_chosen = 0;
 
 /* Guards every load and the fields below. The atfork handlers take it around
  * fork() so that a child never inherits it locked by a thread that the
@@ -342,6 +346,8 @@ static const isojson_engine_api *load_engine(char *why, size_t whylen)
     snprintf(wwhy, sizeof wwhy, "ISOJSON_WRITER: %s", werr.msg);
     api->use_writer(widx, widx < 0 ? wwhy : NULL);
     atomic_store_explicit(&current_writer, widx, memory_order_relaxed);
+    const char *wname = widx >= 0 ? api->writer_name(widx) : NULL;
+    atomic_store_explicit(&fast_writer_chosen, wname != NULL && strcmp(wname, "fast") == 0, memory_order_relaxed);
     stale = 0;
     atomic_store_explicit(&current, api, memory_order_release);
     return api;
@@ -480,6 +486,11 @@ int isojson_backend_index(void)
     else
         PyErr_SetString(PyExc_RuntimeError, "isojson: no backend chosen");
     return -1;
+}
+
+int isojson_fast_writer_chosen(void)
+{
+    return atomic_load_explicit(&fast_writer_chosen, memory_order_relaxed);
 }
 
 int isojson_writer_index(void)

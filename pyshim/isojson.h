@@ -86,6 +86,11 @@ int isojson_backend_index(void);
  * writer (then every dumps fails with JSONEncodeError saying so). */
 int isojson_writer_index(void);
 
+/* 1 when the engine is loaded and its writer is the fast one, the default
+ * (not ISOJSON_WRITER=reference, nor a failed choice): then dumps may write a
+ * small tape in C (dumps/dumps_small.c). */
+int isojson_fast_writer_chosen(void);
+
 typedef struct isojson_state {
     PyObject *JSONDecodeError;   /* subclass of this interpreter's json.JSONDecodeError */
     /* loads: per-interpreter cache of short dict keys (loads.c) */

@@ -563,6 +563,36 @@ def test_threads_share_nothing():
     assert not errors, errors[0]
 
 
+def test_short_lived_threads_and_nested_dumps():
+    """Each thread's cached buffers are registered for its exit once, and
+    again only when a nested dumps (from default=) leaves its own buffers
+    cached instead: threads that come and go, each with nested calls, get
+    the right bytes and free their buffers once (a double free would crash)."""
+    doc = {"a": [1, None, "x"], "b": {"c": True}}
+    want = orjson.dumps({"n": [orjson.dumps(doc).decode()], "big": "y" * 5000})
+    errors = []
+
+    def nested(o):
+        return isojson.dumps(doc).decode()
+
+    def work():
+        try:
+            for _ in range(20):
+                got = isojson.dumps({"n": [set()], "big": "y" * 5000}, default=lambda o: nested(o))
+                assert got == want
+                assert isojson.dumps(None) == b"null"
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    for _ in range(10):
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not errors, errors[0]
+
+
 @pytest.mark.parametrize("name", ["twitter", "citm_catalog", "canada", "github"])
 def test_corpus_documents_every_option(name):
     with open(os.path.join(_util.CORPUS_DIR, name + ".json"), "rb") as f:

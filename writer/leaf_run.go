@@ -49,6 +49,13 @@ func (e *encoder) leafRun(buf []byte, i, top int) ([]byte, int) {
 				i++
 			case k <= backend.KindUint: // Int, Uint
 				v := words[i+1]
+				if v < uint64(len(smallInts)) { // from the table: no digit arithmetic
+					s := smallInts[v]
+					store16(unsafe.Add(base, d), uint16(s))
+					d += int(s >> 16)
+					i += backend.NumberWords
+					break
+				}
 				if v >= 1e8 { // a negative Int too
 					goto call
 				}
@@ -91,6 +98,17 @@ func (e *encoder) leafRun(buf []byte, i, top int) ([]byte, int) {
 		buf = append(buf, ',')
 	}
 }
+
+// smallInts[v] is digitString(v) for v < 100: the digits' little-endian
+// word in the low 16 bits, their count above. The commonest ints of all
+// (counts, flags, small ids) then cost a load and a 2-byte store.
+var smallInts = func() (t [100]uint32) {
+	for v := range t {
+		w, n := digitString(uint64(v))
+		t[v] = uint32(w&0xffff) | uint32(n)<<16
+	}
+	return t
+}()
 
 // isLeaf reports whether the entry at i, of kind k, is one that leafRun
 // writes. (Array and Object are adjacent kinds: one unsigned compare.)

@@ -13,12 +13,12 @@ import (
 )
 
 // TestLeafRun writes arrays of leaves (literals, ints of every length and
-// sign around leafRun's 10^8 switch, Uints, empty arrays and objects) mixed
-// with other values, from output buffers of every capacity around the
-// run's room checks, into guarded memory, and compares with the input
-// (the compact form) and with the general walk.
+// sign around leafRun's table (below 100) and its 10^8 switch, Uints,
+// empty arrays and objects) mixed with other values, from output buffers
+// of every capacity around the run's room checks, into guarded memory, and
+// compares with the input (the compact form) and with the general walk.
 func TestLeafRun(t *testing.T) {
-	leaves := []string{"null", "true", "false", "[]", "{}", "0", "7", "99", "100", "12345678",
+	leaves := []string{"null", "true", "false", "[]", "{}", "0", "7", "9", "10", "42", "99", "100", "12345678",
 		"99999999", "100000000", "-1", "-99999999", strconv.FormatInt(math.MinInt64, 10),
 		strconv.FormatInt(math.MaxInt64, 10), strconv.FormatUint(math.MaxUint64, 10)}
 	others := []string{"1.5", `"s"`, "[1]", `{"a":1}`, "[[]]", `{"k":[]}`, `[null,{}]`}

@@ -45,6 +45,10 @@
  *                         float32 and float16 text, shortest round trip
  *   dumps_default.c     default=
  *   dumps_write.h/.c    the tape written as JSON into the bytes returned
+ *   dumps_small.h/.c    a small tape of nulls, bools, ints, UTF-8 strings
+ *                       and containers written in C, with no engine call
+ *   dumps_escapes.h     its escape table, generated from the Go writer's
+ *                       (writer/cheader_test.go checks it)
  *   dumps_ft.h/.c       free-threaded CPython: each list and dict read as one
  *                       snapshot inside its critical section
  *

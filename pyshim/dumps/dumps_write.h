@@ -5,6 +5,7 @@
 #define ISOJSON_DUMPS_WRITE_H
 
 #include "dumps.h"
+#include "dumps_small.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -51,6 +52,17 @@ static inline PyObject *dumps_write_copied(dumps_ctx *c, const isojson_engine_ap
  * NULL with an exception set. small is the thread's cached C buffer. */
 static inline PyObject *dumps_write_bytes(dumps_ctx *c, isojson_buf *small)
 {
+    /* The walk has put every object's members in key order already
+     * (dumps_sort.c), so the writer need not sort again. */
+    uint32_t opts = c->opts & ~ISOJSON_OPT_SORT_KEYS;
+    /* A small tape of the kinds C writes exactly: no engine call. */
+    if (c->tape.len <= DUMPS_SMALL_MAX_WORDS && isojson_fast_writer_chosen()) {
+        size_t n = dumps_write_small(&c->tape, opts, small);
+        if (n == (size_t)-1)
+            return PyErr_NoMemory();
+        if (n != 0)
+            return PyBytes_FromStringAndSize((const char *)small->data, (Py_ssize_t)n);
+    }
     /* Not the engine of the call's start: Python code run by the walk
      * (default=, utcoffset...) may have fork()ed, and in the child that copy
      * is stale; isojson_engine() loads the child's own (an atomic load
@@ -58,9 +70,6 @@ static inline PyObject *dumps_write_bytes(dumps_ctx *c, isojson_buf *small)
     const isojson_engine_api *engine = isojson_engine();
     if (engine == NULL)
         return NULL;
-    /* The walk has put every object's members in key order already
-     * (dumps_sort.c), so the writer need not sort again. */
-    uint32_t opts = c->opts & ~ISOJSON_OPT_SORT_KEYS;
     isojson_engine_pace(engine, c->tape.len * sizeof(uint64_t));
     if (c->tape.len < DUMPS_DIRECT_MIN_WORDS)
         return dumps_write_copied(c, engine, opts, small);
