@@ -294,9 +294,13 @@ test-arm64:
 #          release interpreter (scripts/asan-env: why detect_leaks=0, PYTHONMALLOC=malloc); thread
 #          stacks of the deep-nesting tests 4 times larger (ISOJSON_TEST_STACK_SCALE): ASan's frames
 # A sanitizer report ends its process, which fails the test; the summary greps for any report too.
+# --capture=sys: pytest captures Python's sys.stdout and sys.stderr only, not fds 1 and 2, so that what
+# C writes there (an ASan or UBSan report, a failed C or Py_DEBUG assert, a fatal error) reaches the
+# log even when it ends the process in the middle of a test: with fd capture the asan run of 2026-12-02
+# stopped at 66% with the report in pytest's capture file, never shown.
 VARIANT_SAMPLE ?= 0.1
 VARIANT_PYTEST ?= tests/
-variant_pytest = -q -m 'not debug_malloc' --durations=10 $(VARIANT_PYTEST)
+variant_pytest = -q --capture=sys -m 'not debug_malloc' --durations=10 $(VARIANT_PYTEST)
 variant_summary = $(pytest_summary); \
   grep -E '^(==[0-9]+==ERROR: AddressSanitizer|SUMMARY: (Address|Undefined)|.*: runtime error: )' $$log | head -5 || true
 pydbg_cmd = scripts/build wheel --variant debug && \
