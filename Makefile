@@ -321,11 +321,15 @@ test-pydev: test-build
 	$(call part,pydev)
 
 # Left out under ASan (they run in test-py, pydbg and pydev): the RLIMIT_AS cap test (ASan reserves
-# terabytes of shadow address space) and two RSS-growth bounds (ASan's quarantine holds freed blocks);
-# all three failed in the asan run of 2026-12-02.
+# terabytes of shadow address space) and five RSS-growth bounds (ASan's quarantine holds freed blocks:
+# 240-360 MB over a million calls, 9.9 MB over 180 sub-interpreters); all six failed under asan on
+# 2026-12-02, the last three once the run got past 66%.
 ASAN_DESELECT = --deselect tests/test_dumps_output.py::test_growth_that_cannot_get_memory_raises_memory_error \
   --deselect tests/test_loads_adversarial.py::test_a_million_small_loads_do_not_grow \
-  --deselect tests/test_loads_strs.py::test_each_interpreter_has_its_own_key_cache_freed_with_it
+  --deselect tests/test_loads_strs.py::test_each_interpreter_has_its_own_key_cache_freed_with_it \
+  --deselect tests/test_memory.py::test_one_million_small_round_trips \
+  --deselect tests/test_memory.py::test_failing_calls_and_options \
+  --deselect tests/test_subinterpreters.py::test_create_use_destroy_200_cycles_in_child_process
 asan_cmd = scripts/build wheel --variant asan && \
   ISOJSON_TEST_SAMPLE=$(VARIANT_SAMPLE) ISOJSON_TEST_STACK_SCALE=4 \
   scripts/venv-test --run '$(CURDIR)/scripts/chroot314 $(CURDIR)/scripts/asan-env' --label asan \
