@@ -18,6 +18,8 @@
 //	edge.go       numbers, strings, invalid UTF-8, depth; the table of
 //	              orjson errors isojson does not reproduce (errorExceptions)
 //	testdata.go   locating the repository's testdata
+//	race_on.go    raceBuild, true under go test -race (race_off.go: false): the
+//	              Concurrent checks go over the corpus once there, 3 times else
 //
 // Every writer backend's tests call RunWriter(t, writer), which checks the
 // writer against orjson's golden vectors (testdata/golden: 327,497 floats,

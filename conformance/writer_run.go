@@ -438,7 +438,7 @@ func runWriteConcurrent(t *testing.T, w backend.Writer) {
 	errs := make(chan error, 4)
 	for g := range 4 {
 		wg.Go(func() {
-			for k := range 6 {
+			for k := range 2 * concurrentRounds() { // each goroutine starts at another document
 				d := docs[(g+k)%len(docs)]
 				for f, flags := range WriteFlagSets {
 					out, err := Write(w, d.tape, d.src, flags)

@@ -91,6 +91,19 @@ def sampled(n, least=1):
     return n if SAMPLE >= 1 else min(n, max(least, round(n * SAMPLE)))
 
 
+def sampled_spread(seq, least=1):
+    """The items of seq a sampled run takes: every one in a full run, else about sampled(len(seq),
+    least) of them evenly spread, the first and the last always among them (the smallest and the
+    largest case of a sweep)."""
+    seq = list(seq)
+    k = sampled(len(seq), least)
+    if k >= len(seq) or len(seq) < 2:
+        return seq
+    step = max(1, (len(seq) - 1) // max(1, k - 1))
+    picked = seq[::step]
+    return picked if picked[-1] == seq[-1] else picked + [seq[-1]]
+
+
 # Thread stacks a test gives its threads (256 KiB where 1024 levels of nesting must fit) are sized for
 # the release build. The sanitizer build's frames are several times larger (ASan's redzones, -O1):
 # ISOJSON_TEST_STACK_SCALE (make test's asan part sets 4) multiplies those sizes, through

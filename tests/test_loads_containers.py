@@ -224,12 +224,14 @@ def test_the_garbage_collector_traverses_built_dicts():
     test_loads_gc.py), but every one after it traverses the tables filled
     directly: full collections with the results alive, and with a threshold
     of 1 so that the allocations between calls trigger them too, leave every
-    result intact and tracked."""
+    result intact and tracked. Under ISOJSON_TEST_SAMPLE (the bounded
+    parts of make test: a collection per allocation costs minutes under
+    Py_DEBUG) a spread of the sizes, the smallest and the largest kept."""
     old = gc.get_threshold()
     gc.set_threshold(1)
     try:
         rng = random.Random(5)
-        for n in range(0, 200, 7):
+        for n in _util.sampled_spread(range(0, 200, 7), 4):
             doc = random_object(rng, n, depth=2)
             got = isojson.loads(doc)
             gc.collect()
