@@ -109,7 +109,21 @@ def _shared():
         "list": [f"init-{'b' * (i % 30)}" for i in range(2000)],
         "nested": {k: [f"init-c", i] for i, k in enumerate(KEYS[:300])},
         "buf": bytearray(json.dumps({"xs": [f"init-{'d' * (i % 20)}" for i in range(500)]}).encode()),
+        # Short records and lists: the leaves dumps reads and writes inside their critical sections.
+        "records": [_record(i, "init-e") for i in range(300)],
     }
+
+
+RECORD_KEYS = ("id", "name", "tags", "none", "pair", "empty")
+
+
+def _record(i, v):
+    """A leaf dict (scalars, a tuple, an empty list) for even i; odd ones hold a list of tags too,
+    written through the dict loop, the list itself as a leaf."""
+    rec = {"id": i, "name": v, "none": None, "pair": (v, i), "empty": []}
+    if i % 2:
+        rec["tags"] = [v, i, None]
+    return rec
 
 
 def _mutate(shared, who, stop):
@@ -117,13 +131,30 @@ def _mutate(shared, who, stop):
     rewrites the shared bytearray: every value written matches VALUE_RE."""
     r = random.Random(who)
     d, lst, nested, buf = shared["dict"], shared["list"], shared["nested"], shared["buf"]
+    records = shared["records"]
     n = 0
     while not stop.is_set():
         n += 1
         v = f"m{who}-{n}-" + "é" * r.randrange(3) + "z" * r.randrange(60)
         k = KEYS[r.randrange(len(KEYS))]
-        op = r.randrange(10)
-        if op < 4:
+        op = r.randrange(14)
+        if op >= 10:
+            rec = records[r.randrange(len(records))]
+            if op == 10:
+                rec["name"] = v
+            elif op == 11:
+                rec.pop(RECORD_KEYS[r.randrange(len(RECORD_KEYS))], None)
+                rec["name"] = v
+            elif op == 12:
+                tags = rec.get("tags")
+                if isinstance(tags, list):
+                    tags.append(v)
+                    if len(tags) > 12:
+                        del tags[:6]
+                rec["pair"] = (v, n)
+            else:
+                records[r.randrange(len(records))] = _record(n, v)
+        elif op < 4:
             d[k] = v
         elif op == 4:
             d.pop(k, None)
@@ -170,6 +201,15 @@ def _check_shared(shared_out):
         assert isinstance(items, list)
         for v in items:
             assert isinstance(v, int) or _check_value(v, "nested") is None
+    records = json.loads(shared_out["records"])
+    assert len(records) == 300
+    for rec in records:
+        assert isinstance(rec, dict) and set(rec) <= set(RECORD_KEYS), rec
+        assert isinstance(rec.get("id", 0), int) and rec.get("none") is None and rec.get("empty", []) == []
+        if "name" in rec:
+            _check_value(rec["name"], "records")
+        for v in rec.get("tags", []) + rec.get("pair", []):
+            assert v is None or isinstance(v, int) or _check_value(v, "records") is None
 
 
 def _private(seed):
@@ -188,7 +228,7 @@ def _worker(i, shared, rounds, errors):
             assert isojson.dumps(doc, option=isojson.OPT_SORT_KEYS | isojson.OPT_INDENT_2) == sorted_indent
             assert isojson.loads(plain) == doc, f"worker {i}: loads of its own bytes"
             opt = r.choice((0, isojson.OPT_SORT_KEYS, isojson.OPT_INDENT_2))
-            out = {name: isojson.dumps(shared[name], option=opt) for name in ("dict", "list", "nested")}
+            out = {name: isojson.dumps(shared[name], option=opt) for name in ("dict", "list", "nested", "records")}
             _check_shared(out)
             try:
                 got = isojson.loads(shared["buf"])
