@@ -109,7 +109,21 @@ def _shared():
         "list": [f"init-{'b' * (i % 30)}" for i in range(2000)],
         "nested": {k: [f"init-c", i] for i, k in enumerate(KEYS[:300])},
         "buf": bytearray(json.dumps({"xs": [f"init-{'d' * (i % 20)}" for i in range(500)]}).encode()),
+        # Short records and lists: the leaves dumps reads and writes inside their critical sections.
+        "records": [_record(i, "init-e") for i in range(300)],
     }
+
+
+RECORD_KEYS = ("id", "name", "tags", "none", "pair", "empty")
+
+
+def _record(i, v):
+    """A leaf dict (scalars, a tuple, an empty list) for even i; odd ones hold a list of tags too,
+    written through the dict loop, the list itself as a leaf."""
+    rec = {"id": i, "name": v, "none": None, "pair": (v, i), "empty": []}
+    if i % 2:
+        rec["tags"] = [v, i, None]
+    return rec
 
 
 def _mutate(shared, who, stop):
@@ -117,13 +131,30 @@ def _mutate(shared, who, stop):
     rewrites the shared bytearray: every value written matches VALUE_RE."""
     r = random.Random(who)
     d, lst, nested, buf = shared["dict"], shared["list"], shared["nested"], shared["buf"]
+    records = shared["records"]
     n = 0
     while not stop.is_set():
         n += 1
         v = f"m{who}-{n}-" + "é" * r.randrange(3) + "z" * r.randrange(60)
         k = KEYS[r.randrange(len(KEYS))]
-        op = r.randrange(10)
-        if op < 4:
+        op = r.randrange(14)
+        if op >= 10:
+            rec = records[r.randrange(len(records))]
+            if op == 10:
+                rec["name"] = v
+            elif op == 11:
+                rec.pop(RECORD_KEYS[r.randrange(len(RECORD_KEYS))], None)
+                rec["name"] = v
+            elif op == 12:
+                tags = rec.get("tags")
+                if isinstance(tags, list):
+                    tags.append(v)
+                    if len(tags) > 12:
+                        del tags[:6]
+                rec["pair"] = (v, n)
+            else:
+                records[r.randrange(len(records))] = _record(n, v)
+        elif op < 4:
             d[k] = v
         elif op == 4:
             d.pop(k, None)
@@ -170,6 +201,15 @@ def _check_shared(shared_out):
         assert isinstance(items, list)
         for v in items:
             assert isinstance(v, int) or _check_value(v, "nested") is None
+    records = json.loads(shared_out["records"])
+    assert len(records) == 300
+    for rec in records:
+        assert isinstance(rec, dict) and set(rec) <= set(RECORD_KEYS), rec
+        assert isinstance(rec.get("id", 0), int) and rec.get("none") is None and rec.get("empty", []) == []
+        if "name" in rec:
+            _check_value(rec["name"], "records")
+        for v in rec.get("tags", []) + rec.get("pair", []):
+            assert v is None or isinstance(v, int) or _check_value(v, "records") is None
 
 
 def _private(seed):
@@ -188,7 +228,7 @@ def _worker(i, shared, rounds, errors):
             assert isojson.dumps(doc, option=isojson.OPT_SORT_KEYS | isojson.OPT_INDENT_2) == sorted_indent
             assert isojson.loads(plain) == doc, f"worker {i}: loads of its own bytes"
             opt = r.choice((0, isojson.OPT_SORT_KEYS, isojson.OPT_INDENT_2))
-            out = {name: isojson.dumps(shared[name], option=opt) for name in ("dict", "list", "nested")}
+            out = {name: isojson.dumps(shared[name], option=opt) for name in ("dict", "list", "nested", "records")}
             _check_shared(out)
             try:
                 got = isojson.loads(shared["buf"])
@@ -221,6 +261,116 @@ def test_threads_share_objects_that_others_mutate(workers):
     assert not errors, errors[:3]
     if FREE_THREADED:
         assert sys._is_gil_enabled() is False
+
+
+# ---- locks: none left held, whichever way a call ends --------------------------------------------
+
+
+def _mutates_freely(objs, seconds=10):
+    """Another thread changes each container in objs: it must not wait (a lock a dumps call left
+    held would block it for good)."""
+    done = threading.Event()
+
+    def run():
+        for o in objs:
+            if isinstance(o, dict):
+                o["__probe"] = 1
+                del o["__probe"]
+            else:
+                o.append(1)
+                o.pop()
+        done.set()
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join(timeout=seconds)
+    assert done.is_set(), "a container stayed locked after dumps returned"
+
+
+def test_containers_are_unlocked_after_every_way_out():
+    """Each way a call ends (written whole, leaves included; a datetime after containers; an error
+    inside; default= raising; the depth limit) leaves no container locked: another thread can
+    change every one of them at once afterwards."""
+    import datetime
+
+    inner = {"a": [1, "x"], "b": []}
+    shared = [inner, inner, (inner, "t")]  # one container met three times
+    assert isojson.dumps(shared) == json.dumps([inner, inner, [inner, "t"]], separators=(",", ":")).encode()
+    late = {"list": [1, 2, {"k": "v"}], "when": datetime.datetime(2026, 12, 2, 20, 0)}
+    assert isojson.dumps(late) == b'{"list":[1,2,{"k":"v"}],"when":"2026-12-02T20:00:00"}'
+    bad_key = {"ok": [1, 2], "x": {1: 2}}
+    with pytest.raises(isojson.JSONEncodeError):
+        isojson.dumps(bad_key)
+    holder = [{"a": [1]}, object()]
+
+    def boom(o):
+        raise ValueError("no")
+
+    with pytest.raises(isojson.JSONEncodeError):
+        isojson.dumps(holder, default=boom)
+    circular = [[1, 2]]
+    circular.append(circular)
+    with pytest.raises(isojson.JSONEncodeError):
+        isojson.dumps(circular)
+    _mutates_freely([inner, inner["a"], inner["b"], shared, late, late["list"], late["list"][2], bad_key,
+                     bad_key["ok"], bad_key["x"], holder, holder[0], holder[0]["a"], circular, circular[0]])
+
+
+def test_walks_stopped_and_redone_while_others_mutate():
+    """Documents that mix short records (leaves) with types that run code or take other paths (a
+    date, a dict subclass, default=), dumped by 4 threads while 2 others mutate the records:
+    valid JSON and whole values every time."""
+    import datetime
+
+    class Sub(dict):
+        pass
+
+    records = [{"id": i, "name": "init-a", "tags": ["init-b", i]} for i in range(200)]
+    doc = {"records": records, "sub": Sub(x="init-c"), "when": datetime.date(2026, 12, 2), "obj": object()}
+    stop = threading.Event()
+    errors = []
+
+    def mutate(who):
+        r = random.Random(who)
+        n = 0
+        while not stop.is_set():
+            n += 1
+            rec = records[r.randrange(len(records))]
+            v = f"m{who}-{n}-" + "z" * r.randrange(40)
+            if n % 3 == 0:
+                rec["tags"].append(v)
+                if len(rec["tags"]) > 10:
+                    del rec["tags"][:5]
+            elif n % 3 == 1:
+                rec["name"] = v
+            else:
+                records[r.randrange(len(records))] = {"id": n, "name": v, "tags": [v]}
+
+    def dump(i):
+        try:
+            for _ in range(40):
+                out = json.loads(isojson.dumps(doc, default=lambda o: "init-obj"))
+                assert out["when"] == "2026-12-02" and out["sub"] == {"x": "init-c"} and out["obj"] == "init-obj"
+                assert len(out["records"]) == 200
+                for rec in out["records"]:
+                    _check_value(rec["name"], "records")
+                    for t in rec["tags"]:
+                        assert isinstance(t, int) or _check_value(t, "tags") is None
+        except BaseException as e:  # reported by the main thread
+            errors.append((i, repr(e)[:500]))
+
+    mutators = [threading.Thread(target=mutate, args=(w,)) for w in range(2)]
+    dumpers = [threading.Thread(target=dump, args=(i,)) for i in range(4)]
+    for t in mutators + dumpers:
+        t.start()
+    for t in dumpers:
+        t.join(timeout=300)
+    stop.set()
+    for t in mutators:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in dumpers + mutators), "a thread did not finish"
+    assert not errors, errors[:3]
+    _mutates_freely([doc, records, doc["sub"]])
 
 
 def test_threads_keep_their_own_key_caches():

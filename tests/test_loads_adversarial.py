@@ -25,7 +25,7 @@ from _util import isojson
 
 IS_ISOJSON = _util.MODULE_NAME == "isojson"
 # Where isojson fills dict tables directly (pyshim/cpython/loads_dict.h).
-DIRECT_EXPECTED = (IS_ISOJSON and sys.maxsize > 2**32 and not sysconfig.get_config_var("Py_GIL_DISABLED")
+DIRECT_EXPECTED = (IS_ISOJSON and sys.maxsize > 2**32
                    and not hasattr(sys, "gettotalrefcount")
                    and os.environ.get("ISOJSON_DICT_DIRECT") != "0")
 SEED = 8_0813

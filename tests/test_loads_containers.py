@@ -28,8 +28,8 @@ from _util import isojson
 # for any module with orjson's loads.
 IS_ISOJSON = _util.MODULE_NAME == "isojson"
 # Where isojson fills tables directly (pyshim/cpython/loads_dict.h): CPython 3.14,
-# 64-bit, with the GIL, not a debug build (Py_REF_DEBUG), not turned off by ISOJSON_DICT_DIRECT=0.
-DIRECT = (IS_ISOJSON and sys.maxsize > 2**32 and not sysconfig.get_config_var("Py_GIL_DISABLED")
+# 64-bit (with the GIL or free-threaded), not a debug build (Py_REF_DEBUG), not turned off by ISOJSON_DICT_DIRECT=0.
+DIRECT = (IS_ISOJSON and sys.maxsize > 2**32
           and not hasattr(sys, "gettotalrefcount")
           and os.environ.get("ISOJSON_DICT_DIRECT") != "0")
 SEED = 8_2026
@@ -198,7 +198,7 @@ def test_dict_behaves_like_a_dict(n, prefix):
     assert d == {"again": 1}
 
 
-@pytest.mark.skipif(not DIRECT, reason="compares the tables isojson fills directly, which exist only on 64-bit builds with the GIL and without Py_REF_DEBUG, and not with ISOJSON_DICT_DIRECT=0")
+@pytest.mark.skipif(not DIRECT, reason="compares the tables isojson fills directly, which exist only on 64-bit builds without Py_REF_DEBUG, and not with ISOJSON_DICT_DIRECT=0")
 @pytest.mark.parametrize("n", list(range(0, 40)) + [85, 86, 171, 342, 1000, 5000, 21845])
 def test_table_is_the_one_a_dict_display_builds(n):
     """The same table as CPython's BUILD_MAP (_PyDict_FromItems) for the same

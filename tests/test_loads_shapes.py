@@ -30,7 +30,7 @@ IS_ISOJSON = _util.MODULE_NAME == "isojson"
 # Where isojson fills tables directly (pyshim/cpython/loads_dict.h) and the layout
 # read below is CPython 3.14's.
 LAYOUT = (IS_ISOJSON and sys.version_info[:2] == (3, 14) and sys.maxsize > 2**32
-          and not sysconfig.get_config_var("Py_GIL_DISABLED") and not hasattr(sys, "gettotalrefcount"))
+          and not hasattr(sys, "gettotalrefcount"))
 
 
 def _direct_active():
@@ -45,7 +45,7 @@ def _direct_active():
 
 DIRECT = _direct_active()
 needs_direct = pytest.mark.skipif(not DIRECT, reason="reads the tables isojson fills directly (CPython 3.14, 64-bit, "
-                                  "GIL, no Py_REF_DEBUG, not turned off with ISOJSON_DICT_DIRECT=0)")
+                                  "no Py_REF_DEBUG, not turned off with ISOJSON_DICT_DIRECT=0)")
 
 
 # ---------------------------------------------------------------------------

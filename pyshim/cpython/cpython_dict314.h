@@ -7,8 +7,8 @@
  * public API for good if the check fails.
  *
  * ISOJSON_DICT_LAYOUT_314 is 1 only where the mirror is the real layout:
- * CPython 3.14, 64-bit, with the GIL (the free-threaded build puts a mutex
- * in the keys object and locks dicts).
+ * CPython 3.14, 64-bit (the free-threaded build adds a mutex byte to the
+ * keys object, in the GIL build's padding).
  */
 #ifndef ISOJSON_CPYTHON_DICT314_H
 #define ISOJSON_CPYTHON_DICT314_H
@@ -18,9 +18,9 @@
 
 #if PY_VERSION_HEX >= 0x030E0000 && PY_VERSION_HEX < 0x030F0000 && SIZEOF_VOID_P == 8
 /* The free-threaded build's keys object differs by one byte, a PyMutex where
- * the GIL build has padding (below): the mirror holds for both, but there
- * only dumps reads tables, inside the dict's critical section
- * (dumps/dumps_ft.c), and loads never fills them. */
+ * the GIL build has padding (below): the mirror holds for both. There dumps
+ * reads tables only inside the dict's critical section (dumps/dumps_ft.c),
+ * and loads fills only the tables of dicts no other thread can see yet. */
 #define ISOJSON_DICT_LAYOUT_314 1
 #else
 #define ISOJSON_DICT_LAYOUT_314 0
@@ -28,7 +28,7 @@
 
 #if ISOJSON_DICT_LAYOUT_314
 
-/* struct _dictkeysobject of CPython 3.14 without Py_GIL_DISABLED. */
+/* struct _dictkeysobject of CPython 3.14 (with or without Py_GIL_DISABLED). */
 typedef struct isojson_dict_keys {
     Py_ssize_t dk_refcnt;
     uint8_t dk_log2_size;

@@ -37,6 +37,9 @@ static inline isojson_dict_keys *keys_alloc(uint8_t log2_size, uint8_t log2_inde
     dk->dk_log2_size = log2_size;
     dk->dk_log2_index_bytes = log2_index_bytes;
     dk->dk_kind = ISOJSON_DICT_KEYS_UNICODE;
+#ifdef Py_GIL_DISABLED
+    dk->dk_mutex = 0;   /* an unlocked PyMutex */
+#endif
     dk->dk_version = 0;
     dk->dk_usable = loads_dict_usable((size_t)1 << log2_size);
     dk->dk_nentries = 0;

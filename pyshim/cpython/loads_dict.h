@@ -22,9 +22,10 @@
  * insertdict), so that lookups by str key take CPython's fastest path.
  *
  * PyDictKeysObject is private to CPython (Include/internal/pycore_dict.h),
- * so this is limited to the layout mirrored below: CPython 3.14, 64-bit, with
- * the GIL (the free-threaded build has a lock in the keys object and other
- * rules) and without Py_REF_DEBUG (which counts keys objects). It is
+ * so this is limited to the layout mirrored below: CPython 3.14, 64-bit,
+ * with the GIL or free-threaded (whose keys object has a PyMutex byte where
+ * the GIL build has padding) and without Py_REF_DEBUG (which counts keys
+ * objects). It is
  * checked once per process (loads_dict_direct_check, loads_dict_check.c):
  * dicts of every shape are built both ways and must be identical, byte for
  * byte against _PyDict_FromItems and in behaviour against PyDict_SetItem,
@@ -46,8 +47,12 @@
 #include <string.h>
 
 /* Where the layout mirror holds (cpython_dict314.h), and not with
- * Py_REF_DEBUG, which counts keys objects as it allocates them. */
-#if ISOJSON_DICT_LAYOUT_314 && !defined(Py_REF_DEBUG) && !defined(Py_GIL_DISABLED)
+ * Py_REF_DEBUG, which counts keys objects as it allocates them. Also on the
+ * free-threaded build: a dict loads is building is one no other thread can
+ * see yet (it is handed out whole, when the call returns), so it needs no
+ * lock; its keys object differs only by the PyMutex byte (kept 0, as
+ * new_keys_object leaves it), and the same check runs first. */
+#if ISOJSON_DICT_LAYOUT_314 && !defined(Py_REF_DEBUG)
 #define LOADS_DICT_DIRECT 1
 #else
 #define LOADS_DICT_DIRECT 0
@@ -125,7 +130,15 @@ static inline void loads_dict_take_keys(PyObject *d, isojson_dict_keys *dk)
      * object, which needs no release, and no values array; nobody can watch
      * it yet. */
     PyDictObject *mp = (PyDictObject *)d;
+#ifdef Py_GIL_DISABLED
+    /* Nobody else holds d, but publish the table as CPython publishes a
+     * new keys object (a release store), so that the entries written
+     * above are seen before the pointer by any reader that could ever
+     * meet d (gc.get_objects() in another thread). */
+    __atomic_store_n(&mp->ma_keys, (PyDictKeysObject *)dk, __ATOMIC_RELEASE);
+#else
     mp->ma_keys = (PyDictKeysObject *)dk;
+#endif
     mp->ma_used = used;
 }
 

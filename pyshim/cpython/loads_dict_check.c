@@ -103,6 +103,10 @@ static int same_table(PyObject *d, PyObject *ref)
         x->dk_log2_index_bytes != y->dk_log2_index_bytes || x->dk_usable != y->dk_usable ||
         x->dk_nentries != y->dk_nentries || x->dk_version != y->dk_version)
         return 0;
+#ifdef Py_GIL_DISABLED
+    if (x->dk_mutex != 0 || y->dk_mutex != 0)
+        return 0;
+#endif
     size_t usable = (size_t)loads_dict_usable((size_t)1 << x->dk_log2_size);
     return memcmp(x->dk_indices, y->dk_indices, (size_t)1 << x->dk_log2_index_bytes) == 0 &&
            memcmp(loads_dict_entries(x), loads_dict_entries(y), sizeof(isojson_dict_entry) * usable) == 0;

@@ -128,6 +128,64 @@ static inline __attribute__((always_inline)) int dumps_cursor_scalar(dumps_curso
 /* The longest list, tuple or dict written as a leaf. */
 #define DUMPS_LEAF_MAX 16
 
+#ifdef Py_GIL_DISABLED
+/* The free-threaded build: a scalar read inside its container's critical
+ * section (dumps_cursor_scalar), a str kept alive until the write by a
+ * reference (dumps_ft_keep; the caller made room for one per member):
+ * the tape points into its text. Nothing else needs one: a number or a
+ * constant is copied into the tape here, under the lock. */
+static inline __attribute__((always_inline)) int dumps_cursor_scalar_ft(dumps_ctx *c, dumps_cursor *k, PyObject *o)
+{
+    if (!dumps_cursor_scalar(k, o))
+        return 0;
+    if (Py_TYPE(o) == &PyUnicode_Type)
+        dumps_ft_keep(c, o);
+    return 1;
+}
+
+/* The free-threaded build: an exact list as a leaf, read and written inside
+ * its critical section, instead of a snapshot of a reference to every item
+ * (dumps_ft_list) released after the write: one list at one instant, and
+ * only its strs referenced. Nothing is allocated while it is locked (the
+ * room is made first, for the most a leaf holds), and nothing in it runs
+ * Python code. The references taken before a member that is not a scalar
+ * undoes the leaf stay in the owned list (released after the write). */
+static inline __attribute__((always_inline)) int dumps_cursor_leaf_list_ft(dumps_ctx *c, dumps_cursor *k, PyObject *o,
+                                                                           int depth)
+{
+    if (PyList_GET_SIZE(o) > DUMPS_LEAF_MAX || depth >= DUMPS_MAX_DEPTH)
+        return 0;
+    if (dumps_ft_owned_room(c, DUMPS_LEAF_MAX) < 0) {
+        PyErr_Clear(); /* the slow path meets the same shortage and says so */
+        return 0;
+    }
+    uint64_t *start = k->w;
+    PyObject **borrowed = k->b;
+    Py_ssize_t n = -1;
+    Py_BEGIN_CRITICAL_SECTION(o);
+    Py_ssize_t m = PyList_GET_SIZE(o);
+    if (m <= DUMPS_LEAF_MAX && (size_t)(k->wend - start) >= 2 + 3 * (size_t)m) {
+        PyObject *const *items = ((PyListObject *)o)->ob_item;
+        k->w = start + 2;
+        n = m;
+        for (Py_ssize_t i = 0; i < m; i++)
+            if (!dumps_cursor_scalar_ft(c, k, items[i])) {
+                n = -1;
+                break;
+            }
+    }
+    Py_END_CRITICAL_SECTION();
+    if (n < 0) {
+        k->w = start;
+        k->b = borrowed;
+        return 0;
+    }
+    start[0] = dumps_kind(ISOJSON_ARRAY) | (uint64_t)n;
+    start[1] = (uint64_t)(k->w - c->tape.words);
+    return 1;
+}
+#endif
+
 /* An exact list or tuple as a leaf, at depth (the depth of its container;
  * too deep, it takes the slow path, where dumps_enter raises the error). */
 static inline __attribute__((always_inline)) int dumps_cursor_leaf_at(const dumps_ctx *c, dumps_cursor *k, PyObject *o,
@@ -138,18 +196,7 @@ static inline __attribute__((always_inline)) int dumps_cursor_leaf_at(const dump
     Py_ssize_t n;
     if (t == &PyList_Type) {
 #ifdef Py_GIL_DISABLED
-        /* Another thread may change the list: its snapshot (dumps_ft.h),
-         * whose references stay in the owned list even when the leaf is
-         * undone. */
-        if (PyList_GET_SIZE(o) > DUMPS_LEAF_MAX)
-            return 0;
-        size_t base;
-        n = dumps_ft_list((dumps_ctx *)c, o, &base);
-        if (n < 0) {
-            PyErr_Clear(); /* the slow path meets the same shortage and says so */
-            return 0;
-        }
-        items = c->owned.items + base;
+        return dumps_cursor_leaf_list_ft((dumps_ctx *)c, k, o, depth);
 #else
         items = ((PyListObject *)o)->ob_item;
         n = PyList_GET_SIZE(o);
@@ -210,7 +257,7 @@ static inline __attribute__((always_inline)) int dumps_cursor_cached_key(const d
 static inline __attribute__((always_inline)) int dumps_cursor_leaf_dict(const dumps_ctx *c, dumps_cursor *k,
                                                                         PyObject *o)
 {
-#if DUMPS_DICT_DIRECT && !defined(Py_GIL_DISABLED) /* free-threaded: tables are read locked only (dumps_ft.c) */
+#if DUMPS_DICT_DIRECT && !defined(Py_GIL_DISABLED) /* free-threaded: read locked (below) */
     if (Py_TYPE(o) != &PyDict_Type || (c->opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)))
         return 0;
     Py_ssize_t n = PyDict_GET_SIZE(o);
@@ -239,6 +286,74 @@ undo:
     k->w = start;
     k->b = borrowed;
     return 0;
+#elif DUMPS_DICT_DIRECT
+    /* The free-threaded build: the dict is read and written inside its
+     * critical section (as a leaf list is, dumps_cursor_leaf_list_ft), its
+     * table read directly as dumps_ft_dict reads it there. Its keys must be
+     * in the key cache, which keeps them alive (their first occurrence is
+     * referenced in the owned list); its values scalars (strs referenced),
+     * tuples of scalars, or empty lists: a list's length read once, without
+     * its lock, is that list at one instant, and a non-empty one would need
+     * its own lock, which could suspend the dict's while this reads it. */
+    dumps_ctx *cc = (dumps_ctx *)c;
+    if (Py_TYPE(o) != &PyDict_Type || (c->opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)))
+        return 0;
+    if (PyDict_GET_SIZE(o) > DUMPS_LEAF_MAX || c->depth >= DUMPS_MAX_DEPTH)
+        return 0;
+    if (dumps_ft_owned_room(cc, DUMPS_LEAF_MAX) < 0) {
+        PyErr_Clear(); /* the slow path meets the same shortage and says so */
+        return 0;
+    }
+    uint64_t *start = k->w;
+    PyObject **borrowed = k->b;
+    Py_ssize_t count = -1;
+    Py_BEGIN_CRITICAL_SECTION(o);
+    Py_ssize_t n = PyDict_GET_SIZE(o);
+    dumps_dict_iter it;
+    dumps_dict_iter_start(&it, o);
+    if (n <= DUMPS_LEAF_MAX && it.entries != NULL) {
+        k->w = start + 2;
+        count = 0;
+        PyObject *key, *value;
+        while (dumps_dict_iter_next(&it, &key, &value)) {
+            /* Room for a key and a scalar (a leaf tuple checks its own). */
+            if (count == n || (size_t)(k->wend - k->w) < 6 || !dumps_cursor_cached_key(c, k, key)) {
+                count = -1;
+                break;
+            }
+            if (dumps_cursor_scalar_ft(cc, k, value)) {
+                count++;
+                continue;
+            }
+            /* A tuple's strs live as long as the tuple: it is kept. */
+            if (Py_TYPE(value) == &PyTuple_Type) {
+                dumps_ft_keep(cc, value);
+                if (dumps_cursor_leaf_at(c, k, value, c->depth + 1)) {
+                    count++;
+                    continue;
+                }
+            }
+            if (Py_TYPE(value) == &PyList_Type && PyList_GET_SIZE(value) == 0 && c->depth + 1 < DUMPS_MAX_DEPTH) {
+                uint64_t *w = k->w;
+                w[0] = dumps_kind(ISOJSON_ARRAY);
+                k->w = w + 2;
+                w[1] = (uint64_t)(k->w - c->tape.words);
+                count++;
+                continue;
+            }
+            count = -1;
+            break;
+        }
+    }
+    Py_END_CRITICAL_SECTION();
+    if (count < 0) {
+        k->w = start;
+        k->b = borrowed;
+        return 0;
+    }
+    start[0] = dumps_kind(ISOJSON_OBJECT) | (uint64_t)count;
+    start[1] = (uint64_t)(k->w - c->tape.words);
+    return 1;
 #else
     (void)c, (void)k, (void)o;
     return 0;

@@ -44,6 +44,26 @@ static inline void dumps_ft_pair(const dumps_ctx *c, size_t base, size_t j,
     *value = c->owned.items[base + 2 * j + 1];
 }
 
+/* Room for `more` references in c->owned, made before a critical section
+ * is entered (nothing is allocated while a container is locked). 0, or -1
+ * with MemoryError. */
+static inline int dumps_ft_owned_room(dumps_ctx *c, size_t more)
+{
+    while (__builtin_expect(c->owned.cap - c->owned.len < more, 0))
+        if (dumps_objlist_grow(&c->owned) < 0)
+            return -1;
+    return 0;
+}
+
+/* Keeps o, a member read inside its container's critical section, alive
+ * until the write: a reference into c->owned, where the caller has made
+ * room (dumps_ft_owned_room). */
+static inline void dumps_ft_keep(dumps_ctx *c, PyObject *o)
+{
+    Py_INCREF(o);
+    c->owned.items[c->owned.len++] = o;
+}
+
 #pragma GCC visibility pop
 
 #endif

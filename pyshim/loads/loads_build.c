@@ -96,6 +96,9 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
 {
 #ifdef Py_GIL_DISABLED
     loads_keys_begin();
+#if LOADS_DICT_DIRECT
+    loads_shapes_begin();
+#endif
 #endif
     const isojson_tape *t = &s->tape;
     /* The next entry, and the tape's end: pointers rather than a base and

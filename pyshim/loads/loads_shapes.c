@@ -1,4 +1,5 @@
-/* loads: the per-interpreter table of dict shapes (loads_shapes.h). */
+/* loads: the table of dict shapes (loads_shapes.h): per interpreter, or on
+ * the free-threaded build per thread state, beside the key cache. */
 #include "loads_shapes.h"
 
 #include <stdlib.h>
@@ -35,9 +36,95 @@ typedef struct shape_table {
     shape_set sets[SHAPE_SETS];
 } shape_table;
 
+#ifdef Py_GIL_DISABLED
+/* The free-threaded build: one table per thread state, as the key cache
+ * (loads_keys.c), whose strs the shapes are matched against by identity:
+ * in a capsule in the thread state's dict, released with it (the shapes'
+ * references to key strs with it), found once per call by
+ * loads_shapes_begin. A shape's plain reference count is then touched by
+ * one thread only. */
+#define SHAPES_CAPSULE "isojson._loads_shapes"
+
+static __thread PyThreadState *thread_shapes_owner;
+static __thread shape_table *thread_shapes;
+static __thread shape_table *call_shapes;
+
+static void table_free(shape_table *table);
+
+static void shapes_capsule_destructor(PyObject *cap)
+{
+    shape_table *table = PyCapsule_GetPointer(cap, SHAPES_CAPSULE);
+    if (table == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    if (thread_shapes == table) {
+        thread_shapes = NULL;
+        thread_shapes_owner = NULL;
+    }
+    if (call_shapes == table)
+        call_shapes = NULL;
+    table_free(table);
+}
+
+/* This thread state's table, made at its first loads; NULL (no shapes for
+ * this call, no exception set) when it cannot be had. */
+static shape_table *shapes_of_thread(void)
+{
+    PyThreadState *ts = PyThreadState_Get();
+    if (thread_shapes_owner == ts && thread_shapes != NULL)
+        return thread_shapes;
+    PyObject *d = PyThreadState_GetDict();
+    if (d == NULL)
+        return NULL;
+    PyObject *cap;
+    shape_table *table = NULL;
+    if (PyDict_GetItemStringRef(d, SHAPES_CAPSULE, &cap) < 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (cap != NULL) {
+        table = PyCapsule_GetPointer(cap, SHAPES_CAPSULE);
+        Py_DECREF(cap);
+        if (table == NULL)
+            PyErr_Clear();
+    } else {
+        table = calloc(1, sizeof(shape_table));
+        if (table == NULL)
+            return NULL;
+        table->credit = CREDIT_MAX;
+        cap = PyCapsule_New(table, SHAPES_CAPSULE, shapes_capsule_destructor);
+        if (cap == NULL) {
+            free(table);
+            PyErr_Clear();
+            return NULL;
+        }
+        int rc = PyDict_SetItemString(d, SHAPES_CAPSULE, cap);
+        Py_DECREF(cap);  /* on failure this frees the table */
+        if (rc < 0) {
+            PyErr_Clear();
+            return NULL;
+        }
+    }
+    thread_shapes_owner = ts;
+    thread_shapes = table;
+    return table;
+}
+
+void loads_shapes_begin(void) { call_shapes = shapes_of_thread(); }
+
+static inline shape_table *table_of(isojson_state *st)
+{
+    (void)st;
+    return call_shapes;
+}
+#else
+static inline shape_table *table_of(isojson_state *st) { return st->shape_cache; }
+#endif
+
 static shape_set *set_for(isojson_state *st, const PyObject *first, Py_ssize_t n)
 {
-    shape_set *t = ((shape_table *)st->shape_cache)->sets;
+    shape_set *t = table_of(st)->sets;
     /* Fibonacci hashing: the top bits of the product depend on every bit
      * of the address (whose low 4 are zero) and of n. */
     uint64_t h = ((uint64_t)(uintptr_t)first + (uint64_t)n) * 0x9e3779b97f4a7c15ULL;
@@ -52,7 +139,7 @@ static inline int shape_is(const loads_shape *sh, const PyObject *first, Py_ssiz
 
 loads_shape *loads_shape_find(isojson_state *st, PyObject *first, Py_ssize_t n)
 {
-    if (st->shape_cache == NULL)
+    if (table_of(st) == NULL)
         return NULL;
     shape_set *set = set_for(st, first, n);
     if (shape_is(set->way[0], first, n))
@@ -96,14 +183,14 @@ loads_shape *loads_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n)
 
 loads_shape *loads_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n)
 {
-    if (st->shape_cache == NULL || loads_dict_count(dk) != n)
+    shape_table *table = table_of(st);
+    if (table == NULL || loads_dict_count(dk) != n)
         return NULL;
     PyObject *first = loads_dict_entries((isojson_dict_keys *)dk)[0].key;
     /* A first key the key cache does not keep comes back as another str:
      * its shape would never be found. */
     if (!PyUnicode_IS_COMPACT_ASCII(first) || PyUnicode_GET_LENGTH(first) > LOADS_KEY_CACHE_MAX)
         return NULL;
-    shape_table *table = st->shape_cache;
     if (table->credit < CREDIT_MAX)
         table->credit++;
     /* Held only by the key cache and this dict: no other live dict (nor
@@ -138,6 +225,25 @@ loads_shape *loads_shape_offer(isojson_state *st, const isojson_dict_keys *dk, P
     return sh;
 }
 
+static void table_free(shape_table *table)
+{
+    for (size_t i = 0; i < SHAPE_SETS; i++)
+        for (int w = 0; w < 2; w++)
+            if (table->sets[i].way[w] != NULL)
+                loads_shape_release(table->sets[i].way[w]);
+    free(table);
+}
+
+#ifdef Py_GIL_DISABLED
+/* No table in module state: each thread state has its own. */
+int loads_shapes_init(isojson_state *st)
+{
+    st->shape_cache = NULL;
+    return 0;
+}
+
+void loads_shapes_clear(isojson_state *st) { (void)st; }
+#else
 int loads_shapes_init(isojson_state *st)
 {
     shape_table *table = calloc(1, sizeof(shape_table));
@@ -156,12 +262,9 @@ void loads_shapes_clear(isojson_state *st)
     if (table == NULL)
         return;
     st->shape_cache = NULL;
-    for (size_t i = 0; i < SHAPE_SETS; i++)
-        for (int w = 0; w < 2; w++)
-            if (table->sets[i].way[w] != NULL)
-                loads_shape_release(table->sets[i].way[w]);
-    free(table);
+    table_free(table);
 }
+#endif
 
 #else
 

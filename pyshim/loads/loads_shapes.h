@@ -37,12 +37,14 @@
  * with CPython's own.
  *
  * Shapes live in module state (per interpreter, next to the key cache they
- * depend on) and hold references to their keys. A fixed table of
+ * depend on; on the free-threaded build per thread state, as the key cache
+ * is there) and hold references to their keys. A fixed table of
  * LOADS_SHAPE_SLOTS shapes (2-way sets) of at most LOADS_SHAPE_MAX
  * members bounds their memory (at most about 600 KiB: 1.2 KiB a shape of 64
  * members). A
  * shape is reference counted with a plain counter (one interpreter's GIL
- * guards it): a dict being filled by it, and a list predicting its next
+ * guards it; on the free-threaded build one thread owns the table): a
+ * dict being filled by it, and a list predicting its next
  * dict with it, hold it, so that a nested dict replacing it in the table
  * does not free it under them. Where dicts are not filled directly
  * (ISOJSON_DICT_DIRECT=0, a failed check, the PyDict_SetItem path of large
@@ -151,8 +153,16 @@ loads_shape *loads_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n);
 
 #endif /* LOADS_DICT_DIRECT */
 
+#if LOADS_DICT_DIRECT && defined(Py_GIL_DISABLED)
+/* The free-threaded build's table of shapes is per thread state (beside the
+ * key cache, loads_keys.c): loads_build finds this thread's once per call
+ * with this. */
+void loads_shapes_begin(void);
+#endif
+
 /* Module state: the table of shapes (isojson_state.shape_cache; none where
- * dicts are not filled directly). Called with the key cache's. */
+ * dicts are not filled directly, nor on the free-threaded build, where it is
+ * per thread state). Called with the key cache's. */
 int loads_shapes_init(isojson_state *st);
 void loads_shapes_clear(isojson_state *st);
 
