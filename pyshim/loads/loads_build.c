@@ -124,7 +124,7 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
     void *ctable, *centries;
     Py_ssize_t leaf_pos = 0;   /* the items a list opened with (its leading leaves) */
     loads_int_cache *ints = &s->ints;   /* repeated ints share one object (loads_ints.h) */
-    loads_int_cache_start(ints);
+    loads_int_cache_start(ints, st);
 
     /* e <= wend throughout: an entry is consumed only once it is known to
      * be inside the tape (a backend bug must raise, not read past the end). */
