@@ -203,7 +203,9 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
              * (the general loop checks those); the rest of the list goes
              * member by member. A NULL item left by a failure is fine for
              * the list's deallocation. */
-            PyObject **items = ((PyListObject *)v)->ob_item;
+#ifndef Py_GIL_DISABLED
+            PyObject **items = ((PyListObject *)v)->ob_item;   /* kept in a register across the calls */
+#endif
             Py_ssize_t pos = 0;
             while (wend - e >= 3) {
                 uint64_t lh = e[0];
@@ -236,7 +238,11 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
                     Py_DECREF(v);
                     goto fail;
                 }
-                items[pos] = x;
+#ifdef Py_GIL_DISABLED
+                PyList_SET_ITEM(v, pos, x);   /* 3.14t: its release store, as everywhere else */
+#else
+                items[pos] = x;   /* what PyList_SET_ITEM stores, without reloading ob_item */
+#endif
                 if (++pos == cn)
                     goto place;   /* v, the list, is complete */
             }
