@@ -97,6 +97,8 @@ typedef struct isojson_state {
     void *key_cache;
     /* loads: per-interpreter table of dict shapes (loads_shapes.c) */
     void *shape_cache;
+    /* loads: CPython's ints -5..256 (immortal), by value + 5 (loads_ints.h) */
+    PyObject *small_ints[262];
     /* dumps: types, caches and the Fragment type (dumps_state.h, owned by dumps.c) */
     isojson_dumps_state dumps;
 } isojson_state;

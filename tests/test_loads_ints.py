@@ -210,3 +210,22 @@ def test_allocation_failures_with_the_table_on():
         print(failed)
     """, 300)
     assert int(out.split()[-1]) > 0, out
+
+
+@pytest.mark.skipif(not IS_ISOJSON, reason="which int objects loads returns is isojson's")
+def test_small_ints_are_cpythons_own():
+    """-5..256 come from the interpreter's table of CPython's small ints
+    (isojson_state.small_ints): the very objects int() gives, in lists,
+    dicts and at the top; one past each end is a new int of the right value.
+    In a sub-interpreter too (its own module state)."""
+    code = """
+import isojson
+for v in range(-8, 260):
+    for text in (str(v), "[%d]" % v, '{"k": %d}' % v, "[%d, %d]" % (v, v)):
+        got = isojson.loads(text.encode())
+        x = got if isinstance(got, int) else (got["k"] if isinstance(got, dict) else got[0])
+        assert type(x) is int and x == v, (text, x)
+        assert (x is int(str(v))) == (-5 <= v <= 256), (text, x)
+"""
+    exec(code, {})
+    assert _util.exec_in_interpreters(code, 2) == []

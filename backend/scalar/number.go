@@ -110,7 +110,7 @@ func scanFraction(src []byte, start, i, k int, man uint64, t *backend.Tape) (int
 		d2 := load64(window, 8) - ones*'0'
 		m2 := nonDigits(d2)
 		if m2 == 0 {
-			return scanNumberGeneral(src, start, t)
+			return scanLongFraction(src, start, i, k, (man*1e8+digitsBinary(d))*1e8+digitsBinary(d2), t)
 		}
 		k2 := uint(bits.TrailingZeros64(m2)) >> 3
 		man = (man*1e8+digitsBinary(d))*pow10u[k2] + digitsLow(d2, k2)
@@ -133,6 +133,42 @@ func scanFraction(src []byte, start, i, k int, man uint64, t *backend.Tape) (int
 			appendNumber(t, backend.KindFloat, math.Float64bits(parseFloatSlow(src[start:i]))) // signed
 			return i, nil
 		}
+	}
+	if src[start] == '-' {
+		f = -f
+	}
+	appendNumber(t, backend.KindFloat, math.Float64bits(f))
+	return i, nil
+}
+
+// scanLongFraction goes on with scanFraction's number when the 16 bytes
+// after its '.' at src[i-1] are all digits (full-precision floats such as
+// 0.5449953131301234), of value man with the k integer digits: a third word
+// holds the fraction's last 0..3 digits, up to maxManDigits in all, and
+// Eisel-Lemire converts the exact mantissa. More digits, an exponent, or an
+// input too short for the third load start over in scanNumberGeneral.
+// (The caller's man cannot overflow: k+16 <= maxManDigits is checked here
+// before it is used.)
+func scanLongFraction(src []byte, start, i, k int, man uint64, t *backend.Tape) (int, error) {
+	if i < 0 || i > len(src)-24 || k+16 > maxManDigits {
+		return scanNumberGeneral(src, start, t)
+	}
+	d := load64(src, i+16) - ones*'0'
+	m := nonDigits(d)
+	if m == 0 {
+		return scanNumberGeneral(src, start, t)
+	}
+	k3 := uint(bits.TrailingZeros64(m)) >> 3
+	frac := 16 + int(k3)
+	if after := src[i+frac]; after|0x20 == 'e' || k+frac > maxManDigits {
+		return scanNumberGeneral(src, start, t)
+	}
+	man = man*pow10u[k3] + digitsLow(d, k3)
+	i += frac
+	f, ok := eiselLemire(man, -frac, false)
+	if !ok {
+		appendNumber(t, backend.KindFloat, math.Float64bits(parseFloatSlow(src[start:i]))) // signed
+		return i, nil
 	}
 	if src[start] == '-' {
 		f = -f

@@ -216,3 +216,6 @@ func useWriter(i int, why string) int {
 
 // errMsg is the message the last failed call left.
 func (c *cCall) errMsg() string { return C.GoString(&c.err.msg[0]) }
+
+// rcSyntax is ISOJSON_SYNTAX, for the tests.
+const rcSyntax = int(C.ISOJSON_SYNTAX)

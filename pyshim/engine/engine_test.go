@@ -4,8 +4,11 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -272,4 +275,64 @@ func BenchmarkWriteABI(b *testing.B) {
 			isojsonWriteIntoAgain(c)
 		}
 	})
+}
+
+// Calls that overlap share neither a tape header nor memory: one takes the
+// spare header (parse.go), the others the pool's, and each hands its own C
+// memory back. Goroutines locked to threads parse different documents (and
+// a syntax error now and then) at once and check every tape.
+func TestParseConcurrent(t *testing.T) {
+	idx, _ := backendIndex("")
+	b := backend.Default()
+	docs := corpus(t)
+	docs["bad"] = []byte(`[1, 2,`)
+	want := map[string]*backend.Tape{}
+	for name, src := range docs {
+		var tape backend.Tape
+		if err := b.Parser.Parse(src, &tape); err != nil {
+			continue // the syntax error: checked by its code below
+		}
+		want[name] = &tape
+	}
+	const workers, rounds = 4, 30
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		go func(w int) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			c := newCCall()
+			defer c.free()
+			names := []string{"github", "bad", "twitter", "citm_catalog", "canada"}
+			for r := 0; r < rounds; r++ {
+				name := names[(w+r)%len(names)]
+				c.setInput(docs[name])
+				rc, msg, _ := c.parse(idx)
+				if name == "bad" {
+					if rc != rcSyntax {
+						errs <- fmt.Errorf("bad: rc %d (%s), want a syntax error", rc, msg)
+						return
+					}
+					continue
+				}
+				if rc != 0 {
+					errs <- fmt.Errorf("%s: rc %d: %s", name, rc, msg)
+					return
+				}
+				got, exp := c.goTape(), want[name]
+				if !slices.Equal(got.Words, exp.Words) || string(got.Arena) != string(exp.Arena) {
+					errs <- fmt.Errorf("worker %d round %d: %s: tape differs", w, r, name)
+					return
+				}
+			}
+			errs <- nil
+		}(w)
+	}
+	for w := 0; w < workers; w++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if spareBusy.Load() != 0 {
+		t.Error("the spare tape header was not given back")
+	}
 }

@@ -122,8 +122,9 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
      * the table's entries when it is a dict filled directly. */
     Py_ssize_t cn;
     void *ctable, *centries;
+    Py_ssize_t leaf_pos = 0;   /* the items a list opened with (its leading leaves) */
     loads_int_cache *ints = &s->ints;   /* repeated ints share one object (loads_ints.h) */
-    loads_int_cache_start(ints);
+    loads_int_cache_start(ints, st);
 
     /* e <= wend throughout: an entry is consumed only once it is known to
      * be inside the tape (a backend bug must raise, not read past the end). */
@@ -188,14 +189,67 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
         }
         /* Containers: lists and dicts apart (citm_catalog opens 21,000 a
          * loads, most of one or two members), then one push. */
-        case ISOJSON_ARRAY:
+        case ISOJSON_ARRAY: {
             cn = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
             e += 2;
             v = PyList_New(cn);
             if (v == NULL || cn == 0)
                 break;
+            /* Its leading run of leaves (null, false, true, Int, Float,
+             * String: most lists are all leaves) goes straight into
+             * its items, in a loop of its own: no frame, no pass through
+             * the value switch and the placing below for each. It stops at
+             * the first other entry, and within 3 words of the tape's end
+             * (the general loop checks those); the rest of the list goes
+             * member by member. A NULL item left by a failure is fine for
+             * the list's deallocation. */
+#ifndef Py_GIL_DISABLED
+            PyObject **items = ((PyListObject *)v)->ob_item;   /* kept in a register across the calls */
+#endif
+            Py_ssize_t pos = 0;
+            while (wend - e >= 3) {
+                uint64_t lh = e[0];
+                unsigned lk = (unsigned)(lh >> ISOJSON_KIND_SHIFT);
+                PyObject *x;
+                if (lk - ISOJSON_NULL <= ISOJSON_TRUE - ISOJSON_NULL) {
+                    x = Py_NewRef(constants[lk - ISOJSON_NULL]);
+                    e += 1;
+                } else if (lk == ISOJSON_INT) {
+                    x = loads_int(ints, (int64_t)e[1]);
+                    e += 2;
+                } else if (lk == ISOJSON_STRING) {
+                    size_t n = (size_t)(lh & ISOJSON_LEN_MASK);
+                    const uint8_t *p = ref_text(t, input, input_len, lh, e[1], n);
+                    if (p == NULL) {
+                        Py_DECREF(v);
+                        goto malformed;
+                    }
+                    x = loads_str_from_utf8(p, n, (size_t)e[2], (int)(lh >> ISOJSON_CLASS_SHIFT) & 3);
+                    e += 3;
+                } else if (lk == ISOJSON_FLOAT) {
+                    double d;
+                    memcpy(&d, &e[1], sizeof d);
+                    x = PyFloat_FromDouble(d);
+                    e += 2;
+                } else {
+                    break;
+                }
+                if (x == NULL) {
+                    Py_DECREF(v);
+                    goto fail;
+                }
+#ifdef Py_GIL_DISABLED
+                PyList_SET_ITEM(v, pos, x);   /* 3.14t: its release store, as everywhere else */
+#else
+                items[pos] = x;   /* what PyList_SET_ITEM stores, without reloading ob_item */
+#endif
+                if (++pos == cn)
+                    goto place;   /* v, the list, is complete */
+            }
             ctable = centries = NULL;
+            leaf_pos = pos;
             goto push;
+        }
         case ISOJSON_OBJECT:
             cn = (Py_ssize_t)(h & ISOJSON_PAYLOAD_MASK);
             e += 2;
@@ -230,8 +284,9 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
                 goto fail;
             }
             f = &s->frames[sp++];
-            *f = (loads_frame){.obj = v, .table = ctable, .entries = centries, .shape = NULL, .pos = 0, .n = cn,
-                                 .key = NULL};
+            *f = (loads_frame){.obj = v, .table = ctable, .entries = centries, .shape = NULL, .pos = leaf_pos,
+                                 .n = cn, .key = NULL};
+            leaf_pos = 0;
             if (kind == ISOJSON_ARRAY)
                 continue;
             goto first_key;

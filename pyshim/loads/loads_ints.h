@@ -30,7 +30,15 @@
 
 enum { LOADS_INTS_WARMING, LOADS_INTS_CACHED, LOADS_INTS_UNCACHED };
 
+/* CPython's cached small ints, -5..256: loads_int returns them from the
+ * interpreter's table (isojson_state.small_ints, filled at module exec)
+ * instead of calling PyLong_FromLongLong, which finds the same objects
+ * after a call and its own range test (13 instructions an int). */
+#define LOADS_SMALL_INT_MIN (-5)
+#define LOADS_SMALL_INT_MAX 256
+
 typedef struct loads_int_cache {
+    PyObject *const *small;   /* the interpreter's small ints, by value - LOADS_SMALL_INT_MIN */
     int mode;          /* LOADS_INTS_WARMING until LOADS_INTS_BEFORE_CACHE ints, then on or off */
     unsigned seen;     /* ints made while warming */
     unsigned lookups, hits;
@@ -48,9 +56,10 @@ static inline unsigned loads_int_slot(int64_t x)
     return (unsigned)(((uint64_t)x * 0x9E3779B97F4A7C15u) >> (64 - LOADS_INT_CACHE_BITS));
 }
 
-/* At the start of a call (the table is empty). */
-static inline void loads_int_cache_start(loads_int_cache *c)
+/* At the start of a call (the table is empty), in the interpreter of st. */
+static inline void loads_int_cache_start(loads_int_cache *c, const isojson_state *st)
 {
+    c->small = st->small_ints;
     c->mode = LOADS_INTS_WARMING;
     c->seen = 0;
 }
@@ -65,7 +74,9 @@ PyObject *loads_int_slow(loads_int_cache *c, int64_t x);
 /* A new reference to the int x; NULL with an exception on failure. */
 static inline PyObject *loads_int(loads_int_cache *c, int64_t x)
 {
-    if ((uint64_t)x + 5 <= 256 + 5 || c->mode == LOADS_INTS_UNCACHED)   /* -5..256: CPython's own, immortal */
+    if ((uint64_t)x - LOADS_SMALL_INT_MIN <= LOADS_SMALL_INT_MAX - LOADS_SMALL_INT_MIN)   /* immortal */
+        return Py_NewRef(c->small[x - LOADS_SMALL_INT_MIN]);
+    if (c->mode == LOADS_INTS_UNCACHED)
         return PyLong_FromLongLong((long long)x);
     if (c->mode == LOADS_INTS_CACHED) {
         unsigned k = loads_int_slot(x);

@@ -29,8 +29,20 @@ typedef struct key_set {
     key_slot way[2];
 } key_set;
 
+_Static_assert(sizeof ((isojson_state *)0)->small_ints / sizeof(PyObject *) ==
+                   LOADS_SMALL_INT_MAX - LOADS_SMALL_INT_MIN + 1,
+               "isojson_state.small_ints holds the ints LOADS_SMALL_INT_MIN..LOADS_SMALL_INT_MAX");
+
 int isojson_loads_state_init(isojson_state *st)
 {
+    /* CPython's small ints, the objects PyLong_FromLong gives for them
+     * (immortal: held without a reference count that matters). */
+    for (int i = LOADS_SMALL_INT_MIN; i <= LOADS_SMALL_INT_MAX; i++) {
+        PyObject *v = PyLong_FromLong(i);
+        if (v == NULL)
+            return -1;
+        st->small_ints[i - LOADS_SMALL_INT_MIN] = v;
+    }
     /* Sets aligned to a cache line, so that a lookup touches one line. */
     key_set *t = aligned_alloc(64, KEY_SETS * sizeof(key_set));
     if (t == NULL) {
@@ -44,6 +56,8 @@ int isojson_loads_state_init(isojson_state *st)
 
 void isojson_loads_state_clear(isojson_state *st)
 {
+    for (size_t i = 0; i < sizeof st->small_ints / sizeof st->small_ints[0]; i++)
+        Py_CLEAR(st->small_ints[i]);
     /* The shapes first: they hold key strs. */
     loads_shapes_clear(st);
     key_set *t = st->key_cache;
