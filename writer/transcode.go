@@ -13,10 +13,12 @@ import (
 // a branch on their length, since tweets and other mixed-script text switch
 // between 1- and 3-byte forms too often for such branches to predict. Only a
 // word holding a character to escape or a surrogate goes through the exact
-// per-unit path. On amd64 an SSSE3 kernel (transcode_amd64.s) takes UCS2
-// text first, 8 units at a time, as long as it holds only ASCII and 3-byte
-// characters (CJK text and its punctuation); the word code takes the
-// blocks it stops at.
+// per-unit path. On amd64 SSSE3 kernels (transcode_amd64.s) take UCS2 and
+// Latin-1 text first, 8 units at a time, as long as a block holds only
+// ASCII with 2-byte or with 3-byte characters, and the last 1 to 7 units of
+// clean text as one block padded with zeros (when the load stays on one
+// page and the buffer has the room); the word code takes the blocks they
+// stop at.
 //
 // Every function here appends to dst within its capacity, and checks first
 // that the caller has reserved maxEscapeLen bytes a unit. The fast paths
