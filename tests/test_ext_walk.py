@@ -265,3 +265,23 @@ def test_ascii_strings_every_length_and_escape_position(c):
     strs = ["".join(["a" * at, c, "b" * (n - at - 1)]) for n in range(1, 101) for at in range(n)]
     doc = [strs, {"k%d" % i: s for i, s in enumerate(strs)}, {s: i for i, s in enumerate(strs)}]
     assert isojson.dumps(doc) == orjson.dumps(doc)
+
+
+@pytest.mark.parametrize("c", ["\x00", "\x1f", "\n", '"', "\\", " ", "\x7f", "é", "\u4e00", "\ud800", "\udfff"])
+def test_ucs4_strings_every_length_and_position(c):
+    """The UCS4 scan (pyshim/dumps/dumps_scan_sse2.c: 4 units a step, an
+    overlapping last load) and the writer's UCS4 path: one character to escape,
+    a lone surrogate (refused, as orjson does) or a harmless one at every
+    position of every length up to 40 among emoji and ASCII."""
+    for n in range(1, 41):
+        for at in range(n):
+            s = "".join(["😀a"[i % 2] if i != at else c for i in range(n)])
+            if "😀" not in s:
+                s += "😀"
+            try:
+                want = orjson.dumps([s])
+            except orjson.JSONEncodeError:
+                with pytest.raises(isojson.JSONEncodeError):
+                    isojson.dumps([s])
+                continue
+            assert isojson.dumps([s]) == want, (n, at)

@@ -62,6 +62,24 @@ func (e *encoder) text(k backend.Kind, i int) {
 	}
 	// CPython's fixed-width layouts live in external (C) memory only.
 	p := e.t.External(i)
+	if quoted && n <= escapeChunk {
+		// The usual str: one reservation for the quotes and the text, no
+		// chunks (so no surrogate pair to keep together).
+		e.grow(maxEscapeLen*n + 2)
+		e.buf = append(e.buf, '"')
+		switch {
+		case width == backend.WidthUCS1 && !escape:
+			e.buf = transcodeLatin1(e.buf, unsafe.Slice((*byte)(p), n))
+		case width == backend.WidthUCS1:
+			e.buf = escapeLatin1(e.buf, unsafe.Slice((*byte)(p), n))
+		case width == backend.WidthUCS2:
+			e.buf = escapeUCS2(e.buf, unsafe.Slice((*uint16)(p), n), escape)
+		default:
+			e.buf = escapeUCS4(e.buf, unsafe.Slice((*uint32)(p), n), escape)
+		}
+		e.buf = append(e.buf, '"')
+		return
+	}
 	e.grow(2)
 	if quoted {
 		e.buf = append(e.buf, '"')

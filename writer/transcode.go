@@ -13,10 +13,12 @@ import (
 // a branch on their length, since tweets and other mixed-script text switch
 // between 1- and 3-byte forms too often for such branches to predict. Only a
 // word holding a character to escape or a surrogate goes through the exact
-// per-unit path. On amd64 an SSSE3 kernel (transcode_amd64.s) takes UCS2
-// text first, 8 units at a time, as long as it holds only ASCII and 3-byte
-// characters (CJK text and its punctuation); the word code takes the
-// blocks it stops at.
+// per-unit path. On amd64 SSSE3 kernels (transcode_amd64.s) take UCS2 and
+// Latin-1 text first, 8 units at a time, as long as a block holds only
+// ASCII with 2-byte or with 3-byte characters, and the last 1 to 7 units of
+// clean text as one block padded with zeros (when the load stays on one
+// page and the buffer has the room); the word code takes the blocks they
+// stop at.
 //
 // Every function here appends to dst within its capacity, and checks first
 // that the caller has reserved maxEscapeLen bytes a unit. The fast paths
@@ -88,16 +90,19 @@ func escapeUCS2(dst []byte, s []uint16, escape bool) []byte {
 	out := dst[len(dst):cap(dst)]
 	d, i := 0, 0
 	for i < len(s) {
-		if i+4 <= len(s) {
-			stop := len(s)
-			if useSSSE3 {
-				// The SIMD kernel takes the runs of ASCII and
-				// 3-byte characters; ucs2Words the 8 units that
-				// stopped it.
-				r, w := ucs2Blocks(unsafe.Add(p, d), s[i:], escape)
-				i, d = i+r, d+w
-				stop = min(len(s), i+8)
+		stop := len(s)
+		if useSSSE3 {
+			// The SIMD kernel takes the runs of ASCII with 2- or
+			// 3-byte characters (clean text to its end); ucs2Words
+			// the 8 units that stopped it.
+			r, w := ucs2Blocks(unsafe.Add(p, d), s[i:], escape, cap(out)-d)
+			i, d = i+r, d+w
+			if i == len(s) {
+				break
 			}
+			stop = min(len(s), i+8)
+		}
+		if i+4 <= stop {
 			d, i = ucs2Words(p, d, s[:stop], i, escape)
 			if i+4 > stop && stop < len(s) {
 				continue
@@ -291,8 +296,9 @@ func escapeUnitUCS4(p unsafe.Pointer, out []byte, d int, c uint32, escape bool) 
 // caller has reserved maxEscapeLen×len(s) bytes.
 func transcodeLatin1(dst, s []byte) []byte {
 	p := freeSpace(dst, len(s))
-	// The SSSE3 kernel (amd64) takes every whole block of 8 bytes.
-	i, d := latin1Blocks(p, s)
+	// The SSSE3 kernel (amd64) takes every block of 8 bytes, and the last
+	// 1 to 7 when the buffer's free capacity allows.
+	i, d := latin1Blocks(p, s, cap(dst)-len(dst))
 	for ; i+8 <= len(s); i += 8 {
 		w := binary.LittleEndian.Uint64(s[i:])
 		if w&msb == 0 {

@@ -13,7 +13,7 @@ var useSSSE3 = cpuid.CPU.Has(cpuid.SSSE3)
 // ucs2ToUTF8SSSE3 is in transcode_amd64.s.
 //
 //go:noescape
-func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable, escape bool) (read, written int)
+func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable, escape bool, room int) (read, written int)
 
 // ucs2MixTable holds the shuffles that compress 4 units of ASCII and
 // 3-byte characters (as first, second and third bytes in two registers:
@@ -83,29 +83,30 @@ var ucs2Mix = func() (t ucs2MixTable) {
 }()
 
 // ucs2Blocks transcodes the leading blocks of 8 units of the UCS2 text s
-// that hold only ASCII and 3-byte characters (and, with escape, nothing to
-// escape) to p, and returns the units read and the bytes written; it reads
-// nothing when the CPU lacks SSSE3. p has room for maxEscapeLen bytes a
-// unit of s.
-func ucs2Blocks(p unsafe.Pointer, s []uint16, escape bool) (read, written int) {
-	if !useSSSE3 || len(s) < 8 {
+// that hold only ASCII with 2-byte or with 3-byte characters (and, with
+// escape, nothing to escape) to p, and returns the units read and the bytes
+// written; without escape the last 1 to 7 units too, as one padded block,
+// when room (the bytes free at p) allows. It reads nothing when the CPU
+// lacks SSSE3. p has room for maxEscapeLen bytes a unit of s.
+func ucs2Blocks(p unsafe.Pointer, s []uint16, escape bool, room int) (read, written int) {
+	if !useSSSE3 || len(s) == 0 {
 		return 0, 0
 	}
-	return ucs2ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix, escape)
+	return ucs2ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix, escape, room)
 }
 
 // latin1ToUTF8SSSE3 is in transcode_amd64.s.
 //
 //go:noescape
-func latin1ToUTF8SSSE3(dst, src *byte, n int, mix *ucs2MixTable) (read, written int)
+func latin1ToUTF8SSSE3(dst, src *byte, n int, mix *ucs2MixTable, room int) (read, written int)
 
-// latin1Blocks transcodes the leading whole blocks of 8 bytes of the
-// Latin-1 text s (no escaping) to p, and returns the bytes read and
-// written; it reads nothing when the CPU lacks SSSE3. p has room for
-// maxEscapeLen bytes a byte of s.
-func latin1Blocks(p unsafe.Pointer, s []byte) (read, written int) {
-	if !useSSSE3 || len(s) < 8 {
+// latin1Blocks transcodes the Latin-1 text s (no escaping) to p in blocks
+// of 8 bytes, the last 1 to 7 as one padded block when room (the bytes free
+// at p) allows, and returns the bytes read and written; it reads nothing
+// when the CPU lacks SSSE3. p has room for maxEscapeLen bytes a byte of s.
+func latin1Blocks(p unsafe.Pointer, s []byte, room int) (read, written int) {
+	if !useSSSE3 || len(s) == 0 {
 		return 0, 0
 	}
-	return latin1ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix)
+	return latin1ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix, room)
 }

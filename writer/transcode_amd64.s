@@ -1,6 +1,6 @@
 #include "textflag.h"
 
-// func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable, escape bool) (read, written int)
+// func ucs2ToUTF8SSSE3(dst *byte, src *uint16, n int, mix *ucs2MixTable, escape bool, room int) (read, written int)
 //
 // Transcodes blocks of 8 UCS2 units from src while each block holds only
 // ASCII and 3-byte characters (U+0800 to U+FFFF, no surrogates), or only
@@ -15,7 +15,17 @@
 // blocks within n units. With escape it also stops at a block with a
 // character to escape (a control, '"' or '\\'); without, the text has none
 // (the caller's Clean bit).
-TEXT ·ucs2ToUTF8SSSE3(SB), NOSPLIT, $0-56
+//
+// Without escape, the last 1 to 7 units (or a string shorter than 8) go
+// through the same block code as one more block, padded with zero units:
+// a zero is ASCII, written as one byte after the real units' bytes, so the
+// padding's bytes are taken off what was written. That block is loaded as
+// 16 bytes from its first unit, past the string's end, only when those 16
+// bytes are on one page (a load that cannot fault), and only when room,
+// the bytes free at dst, holds 32 past the output so far (its stores reach
+// 28 bytes). Otherwise, or when that block holds what stops the loop, the
+// units are left to the caller.
+TEXT ·ucs2ToUTF8SSSE3(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -23,6 +33,7 @@ TEXT ·ucs2ToUTF8SSSE3(SB), NOSPLIT, $0-56
 	MOVBQZX escape+32(FP), R11
 	MOVQ DI, R8
 	MOVQ SI, R9
+	XORQ R12, R12 // the tail block's padding units, once it is taken
 	PXOR X7, X7
 	MOVOU ucs2_ff80<>(SB), X8
 	MOVOU ucs2_f800<>(SB), X9
@@ -255,12 +266,61 @@ twomixed:
 	JMP      loop
 
 done:
+	TESTQ R12, R12
+	JNE   tailend
+	TESTQ CX, CX
+	JEQ   finish
+	CMPQ  CX, $8
+	JGE   finish // stopped by a block, not for want of units
+	TESTQ R11, R11
+	JNE   finish
+	// The tail block: 32 bytes of room past the output, 16 bytes from
+	// SI on one page.
+	MOVQ  DI, AX
+	SUBQ  R8, AX
+	ADDQ  $32, AX
+	CMPQ  AX, room+40(FP)
+	JGT   finish
+	MOVQ  SI, AX
+	ANDQ  $4095, AX
+	CMPQ  AX, $4080
+	JGT   finish
+	MOVOU (SI), X0
+	// Keep the first CX units: tail_ones from 16-2×CX on.
+	LEAQ  tail_ones<>+16(SB), AX
+	SUBQ  CX, AX
+	SUBQ  CX, AX
+	MOVOU (AX), X1
+	PAND  X1, X0
+	MOVQ  $8, R12
+	SUBQ  CX, R12
+	MOVQ  SI, R13
+	MOVQ  $8, CX
+	JMP   ascii
+
+tailend:
+	// Taken (SI moved on): the padding's units and bytes off.
+	CMPQ SI, R13
+	JEQ  finish
+	SUBQ R12, DI
+	SUBQ R12, SI
+	SUBQ R12, SI
+
+finish:
 	SUBQ R9, SI
 	SHRQ $1, SI
 	SUBQ R8, DI
-	MOVQ SI, read+40(FP)
-	MOVQ DI, written+48(FP)
+	MOVQ SI, read+48(FP)
+	MOVQ DI, written+56(FP)
 	RET
+
+// 16 bytes of ones, then 16 of zeros: the 16 bytes from tail_ones+16-k on
+// keep the first k bytes of a register.
+DATA tail_ones<>+0(SB)/8, $-1
+DATA tail_ones<>+8(SB)/8, $-1
+DATA tail_ones<>+16(SB)/8, $0
+DATA tail_ones<>+24(SB)/8, $0
+GLOBL tail_ones<>(SB), RODATA|NOPTR, $32
 
 DATA ucs2_ff80<>+0(SB)/8, $0xff80ff80ff80ff80
 DATA ucs2_ff80<>+8(SB)/8, $0xff80ff80ff80ff80
@@ -309,7 +369,7 @@ DATA ucs2_shufD<>+0(SB)/8, $0x0780800680800580
 DATA ucs2_shufD<>+8(SB)/8, $0x8080808080808080
 GLOBL ucs2_shufD<>(SB), RODATA|NOPTR, $16
 
-// func latin1ToUTF8SSSE3(dst *byte, src *byte, n int, mix *ucs2MixTable) (read, written int)
+// func latin1ToUTF8SSSE3(dst *byte, src *byte, n int, mix *ucs2MixTable, room int) (read, written int)
 //
 // Transcodes the Latin-1 (UCS1) text src to UTF-8 in blocks of 8 bytes
 // while at least 8 are left, and returns the bytes read and written. Each
@@ -318,14 +378,19 @@ GLOBL ucs2_shufD<>(SB), RODATA|NOPTR, $16
 // for none, else each half compressed with mix.masks2. No escaping (the
 // caller's text is Clean). The output is at most 2 bytes a byte read; the
 // stores reach at most 16 bytes past it, within the 6 bytes a unit
-// (maxEscapeLen) the caller has reserved.
-TEXT ·latin1ToUTF8SSSE3(SB), NOSPLIT, $0-48
+// (maxEscapeLen) the caller has reserved. The last 1 to 7 bytes (or a
+// string shorter than 8) are one more block padded with zeros, as in
+// ucs2ToUTF8SSSE3: loaded as 8 bytes from its first, past the string's
+// end, only when those are on one page, and only when room, the bytes free
+// at dst, holds 32 past the output so far; else they are the caller's.
+TEXT ·latin1ToUTF8SSSE3(SB), NOSPLIT, $0-56
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
 	MOVQ  n+16(FP), CX
 	MOVQ  mix+24(FP), R10
 	MOVQ  DI, R8
 	MOVQ  SI, R9
+	XORQ  R12, R12
 	PXOR  X7, X7
 	MOVOU ucs2_ff80<>(SB), X8
 	MOVOU ucs2_00c0<>(SB), X11
@@ -336,6 +401,8 @@ l1loop:
 	CMPQ      CX, $8
 	JLT       l1done
 	MOVQ      (SI), X0
+
+l1block:
 	PUNPCKLBW X7, X0
 	MOVO      X0, X1
 	PAND      X8, X1
@@ -400,8 +467,37 @@ l1mixed:
 	JMP      l1loop
 
 l1done:
+	TESTQ R12, R12
+	JNE   l1tailend
+	TESTQ CX, CX
+	JEQ   l1finish
+	MOVQ  DI, AX
+	SUBQ  R8, AX
+	ADDQ  $32, AX
+	CMPQ  AX, room+32(FP)
+	JGT   l1finish
+	MOVQ  SI, AX
+	ANDQ  $4095, AX
+	CMPQ  AX, $4088
+	JGT   l1finish
+	MOVQ  (SI), X0
+	LEAQ  tail_ones<>+16(SB), AX
+	SUBQ  CX, AX
+	MOVOU (AX), X1
+	PAND  X1, X0
+	MOVQ  $8, R12
+	SUBQ  CX, R12
+	MOVQ  $8, CX
+	JMP   l1block
+
+l1tailend:
+	// Every block is taken: the padding's bytes off.
+	SUBQ R12, DI
+	SUBQ R12, SI
+
+l1finish:
 	SUBQ R9, SI
 	SUBQ R8, DI
-	MOVQ SI, read+32(FP)
-	MOVQ DI, written+40(FP)
+	MOVQ SI, read+40(FP)
+	MOVQ DI, written+48(FP)
 	RET

@@ -9,7 +9,9 @@ var useSSSE3 = false
 
 // ucs2Blocks is the SIMD kernel's hook (transcode_amd64.go); elsewhere the
 // SWAR code in transcode.go does all the work.
-func ucs2Blocks(p unsafe.Pointer, s []uint16, escape bool) (read, written int) { return 0, 0 }
+func ucs2Blocks(p unsafe.Pointer, s []uint16, escape bool, room int) (read, written int) {
+	return 0, 0
+}
 
 // latin1Blocks: as ucs2Blocks.
-func latin1Blocks(p unsafe.Pointer, s []byte) (read, written int) { return 0, 0 }
+func latin1Blocks(p unsafe.Pointer, s []byte, room int) (read, written int) { return 0, 0 }

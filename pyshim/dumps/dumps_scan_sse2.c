@@ -138,10 +138,33 @@ int dumps_scan_ucs2(const uint16_t *s, size_t n)
     return ucs2_tail(s, i, n, found);
 }
 
+/* The escape and surrogate bits of 4 UCS4 units. The units are code points
+ * (at most 0x10FFFF), so signed 32-bit compares order them correctly. */
+static int ucs4_hits(__m128i x)
+{
+    const __m128i quote = _mm_set1_epi32('"'), backslash = _mm_set1_epi32('\\'), ctl = _mm_set1_epi32(0x20);
+    const __m128i sur_mask = _mm_set1_epi32((int)0xFFFFF800), sur = _mm_set1_epi32(0xD800);
+    __m128i esc = _mm_or_si128(_mm_cmplt_epi32(x, ctl), _mm_or_si128(_mm_cmpeq_epi32(x, quote), _mm_cmpeq_epi32(x, backslash)));
+    __m128i su = _mm_cmpeq_epi32(_mm_and_si128(x, sur_mask), sur);
+    return (_mm_movemask_epi8(esc) ? DUMPS_SCAN_ESCAPE : 0) | (_mm_movemask_epi8(su) ? DUMPS_SCAN_SURROGATE : 0);
+}
+
+/* 4 units a step; a string of at least 4 ends with one overlapping load. */
 int dumps_scan_ucs4(const uint32_t *s, size_t n)
 {
     int found = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    if (n >= 4) {
+        for (; i + 4 <= n; i += 4) {
+            found |= ucs4_hits(_mm_loadu_si128((const __m128i *)(s + i)));
+            if (found & DUMPS_SCAN_SURROGATE)
+                return found;
+        }
+        if (i < n)
+            found |= ucs4_hits(_mm_loadu_si128((const __m128i *)(s + n - 4)));
+        return found;
+    }
+    for (; i < n; i++) {
         uint32_t u = s[i];
         if (u < 0x20 || u == '"' || u == '\\')
             found |= DUMPS_SCAN_ESCAPE;
