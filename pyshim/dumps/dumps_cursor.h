@@ -70,9 +70,9 @@ static inline __attribute__((always_inline)) int dumps_cursor_scalar(dumps_curso
     PyTypeObject *t = Py_TYPE(o);
     uint64_t *w = k->w;
     if (t == &PyUnicode_Type) {
-        if (!PyUnicode_IS_ASCII(o) || k->b == k->bend)
-            return 0;
         size_t n = (size_t)PyUnicode_GET_LENGTH(o);
+        if (!PyUnicode_IS_ASCII(o) || k->b == k->bend || n > DUMPS_CURSOR_TEXT_MAX)
+            return 0;
         const uint8_t *data = PyUnicode_DATA(o);
         uint64_t clean = dumps_scan_bytes_inline(data, n) == 0 ? ISOJSON_CLEAN_BIT : 0;
         w[0] = DUMPS_ASCII_STRING_HEADER | clean | ((uint64_t)n & ISOJSON_LEN_MASK);
