@@ -34,7 +34,9 @@ def growth_docs(big_ints=True):
         # GIL, so growing takes it back.
         "unlocked": ({"nulls": [None] * 70000, "text": "\n" * 1_500_000}, None),
         "unlocked indent": ({"nulls": [None] * 70000, "text": "\x00" * 400_000}, OPT_INDENT_2),
-        # Under 256 tape words: always the cached C buffer (grown) and a copy.
+        # Under 256 tape words with much counted text: written direct, from an
+        # estimate that the escapes and the UCS bounds leave short or long
+        # (dumps_write_text), so the bytes object grows or is cut.
         "few long strings": (["\n" * 300_000, "é" * 300_000, {"k": "日" * 100_000}], None),
         # 302 words of long strings: the first call's estimate is small (the
         # copy path); the next one learns the ratio and goes direct.

@@ -15,16 +15,25 @@ func (e *encoder) text(k backend.Kind, i int) {
 	if k == backend.KindString && h&(backend.CleanBit|3<<backend.WidthShift) == backend.CleanBit {
 		// The usual string, clean UTF-8: one copy between quotes, a
 		// fixed 16-byte move when it is short and the source has the room.
+		// Longer text asks for no more room than it fills, so that an
+		// output sized exactly for it (pyshim's dumps_write_text) is never
+		// grown.
 		s := e.utf8(h, i, n)
-		e.grow(n + 2 + 16)
-		l := len(e.buf)
-		out := e.buf[l : l+n+2+16]
-		out[0] = '"'
 		if n <= 16 && cap(s) >= 16 {
+			e.grow(n + 2 + 16)
+			l := len(e.buf)
+			out := e.buf[l : l+n+2+16]
+			out[0] = '"'
 			copy16(out[1:], s[:16])
-		} else {
-			copy(out[1:], s)
+			out[n+1] = '"'
+			e.buf = e.buf[:l+n+2]
+			return
 		}
+		e.grow(n + 2)
+		l := len(e.buf)
+		out := e.buf[l : l+n+2]
+		out[0] = '"'
+		copy(out[1:], s)
 		out[n+1] = '"'
 		e.buf = e.buf[:l+n+2]
 		return

@@ -111,6 +111,7 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
     c.keys = b->keys;
     c.tape.len = 0;
     c.tape.arena_len = 0;
+    c.text = 0;
 
     PyObject *result = NULL;
     if (dumps_value(&c, args[0]) == 0)

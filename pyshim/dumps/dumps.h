@@ -138,7 +138,20 @@ typedef struct dumps_ctx {
     dumps_chunk *scratch;  /* current chunk (head of the list) */
 
     dumps_keycache *keys;  /* the key cache (dumps_keycache.h) */
+
+    /* The text of the tape's String entries made by dumps_str and
+     * dumps_str_inline, in bytes of UTF-8 (2, 3, 4 a character for UCS1, 2
+     * and 4 data, a bound), before escaping. Strings written inline by the
+     * list and dict loops (ASCII up to DUMPS_CURSOR_TEXT_MAX bytes) and cached
+     * keys are not counted. It lets a short tape with a lot of text be
+     * written straight into the bytes object, at its exact size when that is
+     * clean text (dumps_write.h). */
+    size_t text;
 } dumps_ctx;
+
+/* The longest ASCII str that the list and dict loops write inline; a longer
+ * one goes through dumps_str, which counts it in dumps_ctx.text. */
+#define DUMPS_CURSOR_TEXT_MAX 1024
 
 /* ---- tape appenders ---- */
 

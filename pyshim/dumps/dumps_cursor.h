@@ -74,7 +74,16 @@ static inline __attribute__((always_inline)) int dumps_cursor_scalar(dumps_curso
             return 0;
         size_t n = (size_t)PyUnicode_GET_LENGTH(o);
         const uint8_t *data = PyUnicode_DATA(o);
-        uint64_t clean = dumps_scan_bytes_inline(data, n) == 0 ? ISOJSON_CLEAN_BIT : 0;
+        int found;
+        if (__builtin_expect(n <= 64, 1)) {
+            found = dumps_scan_bytes_inline(data, n);
+        } else {
+            /* Long text goes through dumps_str, which counts it. */
+            if (n > DUMPS_CURSOR_TEXT_MAX)
+                return 0;
+            found = dumps_scan_bytes(data, n);
+        }
+        uint64_t clean = found == 0 ? ISOJSON_CLEAN_BIT : 0;
         w[0] = DUMPS_ASCII_STRING_HEADER | clean | ((uint64_t)n & ISOJSON_LEN_MASK);
         w[1] = (uint64_t)(uintptr_t)data;
         w[2] = n;

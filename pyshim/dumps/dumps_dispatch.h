@@ -20,6 +20,7 @@ static inline __attribute__((always_inline)) int dumps_str_inline(dumps_ctx *c, 
     int clean = dumps_scan_bytes_inline(data, n) == 0;
     if (dumps_ref_clean(c, ISOJSON_STRING, ISOJSON_ASCII, ISOJSON_UTF8, data, n, n, clean) < 0)
         return -1;
+    c->text += n;
     return dumps_keep_borrowed(c, o);
 }
 

@@ -21,6 +21,7 @@ int dumps_str(dumps_ctx *c, PyObject *o)
         int clean = dumps_scan_bytes_inline(data, n) == 0;
         if (dumps_ref_clean(c, ISOJSON_STRING, ISOJSON_ASCII, ISOJSON_UTF8, data, n, n, clean) < 0)
             return -1;
+        c->text += n;
         return dumps_keep_borrowed(c, o);
     }
     int kind = PyUnicode_KIND(o);
@@ -34,6 +35,7 @@ int dumps_str(dumps_ctx *c, PyObject *o)
         int clean = dumps_scan_bytes((const uint8_t *)utf8, len) == 0;
         if (dumps_ref_clean(c, ISOJSON_STRING, cls, ISOJSON_UTF8, utf8, len, n, clean) < 0)
             return -1;
+        c->text += len;
         return dumps_keep_borrowed(c, o);
     }
     enum isojson_width width;
@@ -56,5 +58,7 @@ int dumps_str(dumps_ctx *c, PyObject *o)
         return surrogate_error();
     if (dumps_ref_clean(c, ISOJSON_STRING, cls, width, data, n, n, (found & DUMPS_SCAN_ESCAPE) == 0) < 0)
         return -1;
+    /* The UTF-8 length is not known without a pass: its bound. */
+    c->text += n * (size_t)(kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4);
     return dumps_keep_borrowed(c, o);
 }

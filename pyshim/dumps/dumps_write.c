@@ -137,7 +137,10 @@ PyObject *dumps_write_failed(int rc, const isojson_error *err)
     return NULL;
 }
 
-static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, size_t est)
+/* learn: record the text's length for the next estimate (not for a short
+ * tape sized from its counted text: its bytes a word say nothing of the next
+ * long tape's). */
+static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, size_t est, int learn)
 {
     out_bytes ob = {new_output(c, est), NULL};
     if (ob.bytes == NULL)
@@ -170,7 +173,8 @@ static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, ui
         PyErr_SetString(PyExc_SystemError, "isojson: the JSON writer lost its output buffer");
         return NULL;
     }
-    learn_text(c, (opts & ISOJSON_OPT_INDENT_2) != 0, out.len);
+    if (learn)
+        learn_text(c, (opts & ISOJSON_OPT_INDENT_2) != 0, out.len);
 #ifdef Py_GIL_DISABLED
     /* The free-threaded build allocates with mimalloc, whose realloc moves
      * a large block that shrinks: the whole text copied again (467 KB for
@@ -196,7 +200,28 @@ PyObject *dumps_write_long(dumps_ctx *c, const isojson_engine_api *engine, uint3
     size_t est = estimate_text(c, (opts & ISOJSON_OPT_INDENT_2) != 0);
     if (est < DUMPS_DIRECT_MIN_BYTES && c->tape.len < WRITE_UNLOCKED_MIN_WORDS)
         return dumps_write_copied(c, engine, opts, small);
-    return write_direct(c, engine, opts, est);
+    return write_direct(c, engine, opts, est, 1);
+}
+
+PyObject *dumps_write_text(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts)
+{
+    size_t nl = (opts & ISOJSON_OPT_APPEND_NEWLINE) != 0;
+    uint64_t h = c->tape.words[0];
+    const uint64_t shape = (0xffULL << ISOJSON_KIND_SHIFT) | (3ULL << ISOJSON_WIDTH_SHIFT) | ISOJSON_CLEAN_BIT;
+    const uint64_t clean_utf8 = dumps_kind(ISOJSON_STRING) | (uint64_t)ISOJSON_UTF8 << ISOJSON_WIDTH_SHIFT |
+                                ISOJSON_CLEAN_BIT;
+    size_t est;
+    if (c->tape.len == 3 && (h & shape) == clean_utf8) {
+        /* One clean str: its quotes, its text, the newline. The writer asks
+         * for no more room than that for text over 16 bytes. */
+        est = (size_t)(h & ISOJSON_LEN_MASK) + 2 + nl;
+    } else {
+        /* Counted text (short by its escapes and by uncounted strings: then
+         * the write grows the bytes object), 16 bytes a word for the rest,
+         * and the room the writer reserves ahead of a member. */
+        est = c->text + c->tape.len * (PER_WORD16_CAP / 16) + c->tape.arena_len + 128 + nl;
+    }
+    return write_direct(c, engine, opts, est, 0);
 }
 
 void dumps_write_learn(const dumps_ctx *c, uint32_t opts, size_t text_len)

@@ -13,7 +13,9 @@
  * object (measured: below it, the copy path is as fast or faster). */
 #define DUMPS_DIRECT_MIN_BYTES 4096
 
-/* Tapes shorter than this take the copy path, inline, without an estimate:
+/* Tapes shorter than this take the copy path, inline, without an estimate
+ * (unless the walk counted DUMPS_DIRECT_MIN_BYTES of text in their strings:
+ * dumps_write_text):
  * their calls are the shortest, where even the call to the estimate showed
  * (measured: 3-5% of a 33-word dumps at 32), and only a few long strings
  * could make their text long (then copied once, as it always was). The plain
@@ -27,6 +29,11 @@ void dumps_write_learn(const dumps_ctx *c, uint32_t opts, size_t text_len);
 /* The write of a tape of DUMPS_DIRECT_MIN_WORDS or more: estimated, then copied or
  * direct; may release the GIL (after pinning what the tape points into). */
 PyObject *dumps_write_long(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts, isojson_buf *small);
+
+/* The write of a short tape with DUMPS_DIRECT_MIN_BYTES or more of counted
+ * text (dumps_ctx.text): straight into the bytes object, sized from that
+ * text; exactly for a tape of one clean UTF-8 str. */
+PyObject *dumps_write_text(dumps_ctx *c, const isojson_engine_api *engine, uint32_t opts);
 
 /* The text written into the thread's cached C buffer small, copied into a
  * bytes object of its exact size. */
@@ -56,7 +63,7 @@ static inline PyObject *dumps_write_bytes(dumps_ctx *c, isojson_buf *small)
      * (dumps_sort.c), so the writer need not sort again. */
     uint32_t opts = c->opts & ~ISOJSON_OPT_SORT_KEYS;
     /* A small tape of the kinds C writes exactly: no engine call. */
-    if (c->tape.len <= DUMPS_SMALL_MAX_WORDS && isojson_fast_writer_chosen()) {
+    if (c->tape.len <= DUMPS_SMALL_MAX_WORDS && c->text <= DUMPS_SMALL_MAX_BYTES && isojson_fast_writer_chosen()) {
         size_t n = dumps_write_small(&c->tape, opts, small);
         if (n == (size_t)-1)
             return PyErr_NoMemory();
@@ -71,8 +78,11 @@ static inline PyObject *dumps_write_bytes(dumps_ctx *c, isojson_buf *small)
     if (engine == NULL)
         return NULL;
     isojson_engine_pace(engine, c->tape.len * sizeof(uint64_t));
-    if (c->tape.len < DUMPS_DIRECT_MIN_WORDS)
-        return dumps_write_copied(c, engine, opts, small);
+    if (c->tape.len < DUMPS_DIRECT_MIN_WORDS) {
+        if (c->text < DUMPS_DIRECT_MIN_BYTES)
+            return dumps_write_copied(c, engine, opts, small);
+        return dumps_write_text(c, engine, opts);
+    }
     return dumps_write_long(c, engine, opts, small);
 }
 
