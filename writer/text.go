@@ -77,6 +77,9 @@ func (e *encoder) text(k backend.Kind, i int) {
 		e.grow(maxEscapeLen*n + 2)
 		e.buf = append(e.buf, '"')
 		switch {
+		case n == 0:
+			// p may point at the end of its allocation (an empty str):
+			// no *uint16 or *uint32 is made of it (checkptr, go test -race).
 		case width == backend.WidthUCS1 && !escape:
 			e.buf = transcodeLatin1(e.buf, unsafe.Slice((*byte)(p), n))
 		case width == backend.WidthUCS1:
