@@ -48,6 +48,13 @@ static int64_t floor_div(int64_t a, int64_t b)
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
+/* a mod b, in [0, b) for b > 0 (C's % takes the sign of a). */
+static int64_t floor_mod(int64_t a, int64_t b)
+{
+    int64_t r = a % b;
+    return r < 0 ? r + b : r;
+}
+
 /* Days since 1970-01-01 → civil date (Howard Hinnant's algorithm). */
 static void civil_from_days(int64_t z, int64_t *y, int *m, int *d)
 {
@@ -114,18 +121,20 @@ static int dumps_dt64(dumps_ctx *c, int64_t v, int unit, int as_key)
             return dt64_unrepresentable(v, unit);
         break;
     }
+    /* The remainders by floor_mod, not v - total * k: near INT64_MIN that
+     * product overflows (UBSan: -9223372036854776 * 1000). */
     case FR_ms:
         total = floor_div(v, 1000);
-        us = (v - total * 1000) * 1000;
+        us = floor_mod(v, 1000) * 1000;
         break;
     case FR_us:
         total = floor_div(v, 1000000);
-        us = v - total * 1000000;
+        us = floor_mod(v, 1000000);
         break;
     case FR_ns: {
         int64_t u = floor_div(v, 1000);
         total = floor_div(u, 1000000);
-        us = u - total * 1000000;
+        us = floor_mod(u, 1000000);
         break;
     }
     default:
