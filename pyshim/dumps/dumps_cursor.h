@@ -152,6 +152,23 @@ static inline __attribute__((always_inline)) int dumps_cursor_scalar_ft(dumps_ct
     return 1;
 }
 
+/* The end of a leaf written inside its critical section (free-threaded
+ * build): with n members, its header; n < 0 (a member that is no scalar),
+ * the cursor back where the leaf began, for the slow path. */
+static inline __attribute__((always_inline)) int dumps_cursor_leaf_close_ft(const dumps_ctx *c, dumps_cursor *k,
+                                                                            uint64_t *start, PyObject **borrowed,
+                                                                            enum isojson_kind kind, Py_ssize_t n)
+{
+    if (n < 0) {
+        k->w = start;
+        k->b = borrowed;
+        return 0;
+    }
+    start[0] = dumps_kind(kind) | (uint64_t)n;
+    start[1] = (uint64_t)(k->w - c->tape.words);
+    return 1;
+}
+
 /* The free-threaded build: an exact list as a leaf, read and written inside
  * its critical section, instead of a snapshot of a reference to every item
  * (dumps_ft_list) released after the write: one list at one instant, and
@@ -184,14 +201,7 @@ static inline __attribute__((always_inline)) int dumps_cursor_leaf_list_ft(dumps
             }
     }
     Py_END_CRITICAL_SECTION();
-    if (n < 0) {
-        k->w = start;
-        k->b = borrowed;
-        return 0;
-    }
-    start[0] = dumps_kind(ISOJSON_ARRAY) | (uint64_t)n;
-    start[1] = (uint64_t)(k->w - c->tape.words);
-    return 1;
+    return dumps_cursor_leaf_close_ft(c, k, start, borrowed, ISOJSON_ARRAY, n);
 }
 #endif
 
@@ -355,14 +365,7 @@ undo:
         }
     }
     Py_END_CRITICAL_SECTION();
-    if (count < 0) {
-        k->w = start;
-        k->b = borrowed;
-        return 0;
-    }
-    start[0] = dumps_kind(ISOJSON_OBJECT) | (uint64_t)count;
-    start[1] = (uint64_t)(k->w - c->tape.words);
-    return 1;
+    return dumps_cursor_leaf_close_ft(c, k, start, borrowed, ISOJSON_OBJECT, count);
 #else
     (void)c, (void)k, (void)o;
     return 0;
