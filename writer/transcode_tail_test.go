@@ -24,11 +24,11 @@ func pageEnd(t *testing.T) []byte {
 	size := syscall.Getpagesize()
 	m, err := syscall.Mmap(-1, 0, 2*size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
-		t.Skipf("mmap: %v", err)
+		t.Fatalf("mmap of two anonymous pages: %v", err)
 	}
 	t.Cleanup(func() { syscall.Munmap(m) })
 	if err := syscall.Mprotect(m[size:], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
+		t.Fatalf("mprotect of the guard page: %v", err)
 	}
 	return m[:size]
 }
