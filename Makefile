@@ -153,7 +153,7 @@ build_cmd = rm -f dist/isojson-*x86_64.whl dist/isojson-*.tar.gz; $(MAKE) --no-p
 build_summary = grep -E '^(wheel:|sdist:|check-wheel:|  isojson|  problem:|notices:|build:.*failed)|error:' \
   $$log | sed 's|$(CURDIR)/||' | head -16 || true
 test-build: py-env
-	$(call part,build)
+	+$(call part,build)
 
 # pytest on the installed wheel: a fresh venv of the Python 3.14 (with the distribution's orjson, numpy,
 # pytest, hypothesis through --system-site-packages; isojson itself must come from the venv), pytest run
@@ -376,7 +376,7 @@ pyft_cmd = golden=$(CURDIR)/$(RESULTS)/pyft-golden.json; $(PY) tests/_ft_golden.
   [[ $$r != 5 ]] || echo "test-pyft: FAIL: pytest collected no tests (exit 5)" >&2; exit $$r
 pyft_summary = $(pytest_summary)
 test-pyft: py-env
-	$(call part,pyft)
+	+$(call part,pyft)
 
 # Round trips per second with 1, 2, 4 threads against json, and per-call cost next to the GIL build
 # (bench/python/free_threaded.py): bench/results/free-threaded.md. Wall-clock: run it when the machine is
