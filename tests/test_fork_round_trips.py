@@ -123,19 +123,32 @@ def test_fork_before_first_use():
 def test_fork_while_other_threads_are_inside_the_module():
     """Threads of the parent are in loads/dumps (inside the engine) at the
     moment of fork: whatever lock or runtime state they hold, the child
-    must get a working module."""
+    must get a working module.
+
+    Each busy thread has its own document. On 3.14t a shared one hangs the
+    child whatever the JSON library (stdlib json too, measured 2026-12-03):
+    the threads contend for its per-object mutex (critical sections in dumps
+    and in dict ==), CPython's PyMutex hands a contended lock to a waiting
+    thread that is detached, fork's stop-the-world stops that thread before
+    it runs, and the child inherits the object locked by a thread it does
+    not have (docs/free-threading.md, "fork")."""
     out = _util.run_python("""
         import importlib, os, signal, sys, threading, time
         mod = importlib.import_module(os.environ["ISOJSON_TEST_MODULE"])
-        doc = {"k%d" % i: [i, i / 3, "é" * (i % 9), None] for i in range(1000)}
+
+        def make_doc():
+            return {"k%d" % i: [i, i / 3, "é" * (i % 9), None] for i in range(1000)}
+
+        doc = make_doc()
         data = mod.dumps(doc)
         stop = threading.Event()
         errors = []
 
         def busy():
+            mine = make_doc()
             try:
                 while not stop.is_set():
-                    assert mod.loads(mod.dumps(doc)) == doc
+                    assert mod.loads(mod.dumps(mine)) == mine
             except BaseException as e:
                 errors.append(repr(e))
 
