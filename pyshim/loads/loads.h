@@ -13,6 +13,9 @@
  *   loads_shapes.h/.c  the per-interpreter table of dict shapes (the keys of
  *                      repeated records, predicted)
  *   loads_bytes.h      inline compare, copy and hash of short byte strings
+ *   loads_tiny.h       the tiny path: documents of at most 64 bytes parsed
+ *                      in C into the engine's tape, no Go call (gated by
+ *                      conformance/ctiny, which compiles this same file)
  *
  * Dicts whose hash table loads fills directly, and the once-per-process check
  * of those dicts against CPython's own, use CPython's private layout: they
