@@ -1,0 +1,1 @@
+../../pyshim/loads/loads_tiny.h

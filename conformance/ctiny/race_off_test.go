@@ -1,0 +1,5 @@
+//go:build !race
+
+package ctiny
+
+const raceBuild = false
