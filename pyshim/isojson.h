@@ -141,6 +141,7 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
 /* loads_tape.c: loads in its two halves, for tests only. */
 PyObject *isojson_tape_of(PyObject *module, PyObject *data);
 PyObject *isojson_build_tape(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *isojson_tiny_tape_of(PyObject *module, PyObject *data);
 
 /* loads_keys.c: set up and tear down the loads side's per-interpreter state
  * (the key cache, st->key_cache, and the table of dict shapes,

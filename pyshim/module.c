@@ -123,6 +123,7 @@ static PyMethodDef module_functions[] = {
     {"_writers", module_writers, METH_NOARGS, "The names of the writers compiled in, in rank order."},
     {"_engine_version", module_engine_version, METH_NOARGS, "The version of the Go engine library."},
     {"_tape", isojson_tape_of, METH_O, "For tests: the engine's tape of data, as (words, arena) bytes."},
+    {"_tiny_tape", isojson_tiny_tape_of, METH_O, "For tests: the tiny path's tape of data as words bytes, or None."},
     {"_build_tape", (PyCFunction)(void (*)(void))isojson_build_tape, METH_FASTCALL,
      "For tests: the objects of a tape (words, arena) of data; RuntimeError when it is malformed."},
     {NULL, NULL, 0, NULL},

@@ -4,6 +4,7 @@
  * the same message).
  */
 #include "loads.h"
+#include "loads_tiny.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,34 @@ static PyObject *build_without_gc_scheduling(isojson_state *st, loads_scratch *s
     if (was_enabled)
         PyGC_Enable();
     return result;
+}
+
+/* The tiny path (loads_tiny.h): the tape of a document of at most
+ * LOADS_TINY_MAX bytes made in C, with no call into the engine (the
+ * crossing, ~640 instructions, was most of loads(b"[]")). 0 when the path
+ * gives up: the engine then parses src as before and reports any error. The
+ * tape it makes is the scalar backend's, word for word, which every backend
+ * gives (conformance/difffuzz), so it is taken whatever ISOJSON_BACKEND
+ * chose. */
+int loads_tiny_tape(loads_scratch *s, const uint8_t *src, size_t n)
+{
+    isojson_tape *t = &s->tape;
+    if (t->cap < LOADS_TINY_WORDS) {
+        /* The thread's first call: the engine's first size (cmemory.go);
+         * freed with the scratch, as the engine's. Without memory the
+         * engine tries, and reports it. */
+        uint64_t *w = realloc(t->words, 256 * sizeof *w);
+        if (w == NULL)
+            return 0;
+        t->words = w;
+        t->cap = 256;
+    }
+    size_t len = loads_tiny_parse(src, n, t->words, t->cap);
+    if (len == 0)
+        return 0;
+    t->len = len;
+    t->arena_len = 0;
+    return 1;
 }
 
 static void wrong_input(isojson_state *st)
@@ -142,7 +171,9 @@ PyObject *isojson_loads(PyObject *module, PyObject *obj)
         src = copy;
         immutable = 1;
     }
-    if (immutable && n >= NOGIL_MIN) {
+    if ((size_t)n <= LOADS_TINY_MAX && loads_tiny_tape(s, src, (size_t)n)) {
+        rc = ISOJSON_OK;
+    } else if (immutable && n >= NOGIL_MIN) {
         /* The pacing yield too without the GIL: it waits for another Go
          * thread to hand the P back, and other Python threads need not. */
         Py_BEGIN_ALLOW_THREADS

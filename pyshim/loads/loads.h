@@ -1,10 +1,12 @@
 /* Internals of loads(), shared by the files of pyshim/loads/ only. The room:
  *
  *   loads.h            this: the scratch memory, str creation, the key cache
- *   loads.c            the entry point: input types, one engine call, errors
+ *   loads.c            the entry point: input types, the tiny path or one
+ *                      engine call, errors
  *   loads_scratch.c    per-thread reusable tape and build stack (plain C memory)
  *   loads_build.c      tape → Python objects, iteratively (no C recursion)
- *   loads_tape.c       the two halves of loads as test hooks (_tape, _build_tape)
+ *   loads_tape.c       the two halves of loads as test hooks (_tape, _build_tape),
+ *                      and the tiny path's tape (_tiny_tape)
  *   loads_str.c        UTF-8 → str at its final width, in one pass
  *   loads_utf8_simd.h/.c  the SSSE3 kernel of that decoding (x86)
  *   loads_keys.c       the per-interpreter cache of short dict keys, and the
@@ -94,6 +96,10 @@ PyObject *loads_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars,
  * loads_build finds this thread's table once per call with this. */
 void loads_keys_begin(void);
 #endif
+
+/* The tiny path's tape of src[0:n) into s->tape (loads.c, loads_tiny.h): 1,
+ * or 0 when it gives up (the engine's, then). */
+int loads_tiny_tape(loads_scratch *s, const uint8_t *src, size_t n);
 
 /* Builds the Python value of the tape of input[0:input_len); NULL with an
  * exception on failure. */

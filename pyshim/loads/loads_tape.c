@@ -1,5 +1,6 @@
 /* _tape(data) and _build_tape(words, arena, data): the two halves of loads
- * apart, for tests only (tests/test_loads_tape.py).
+ * apart, for tests only (tests/test_loads_tape.py); _tiny_tape(data), the
+ * tiny path's half (tests/test_loads_tiny.py).
  *
  * Why: the build (loads_build.c) trusts nothing in a tape. A backend bug
  * must raise RuntimeError ("malformed tape"), never read outside the tape,
@@ -31,6 +32,27 @@ PyObject *isojson_tape_of(PyObject *module, PyObject *data)
                                    (Py_ssize_t)s->tape.arena_len);
         else
             PyErr_Format(PyExc_ValueError, "not a tape: the engine returned %d (%s)", rc, err.msg);
+        loads_scratch_release(s);
+    }
+    PyBuffer_Release(&in);
+    return result;
+}
+
+/* The tiny path's tape of data as words bytes, or None when it gives up
+ * (tests/test_loads_tiny.py compares it with _tape's). */
+PyObject *isojson_tiny_tape_of(PyObject *module, PyObject *data)
+{
+    Py_buffer in;
+    if (PyObject_GetBuffer(data, &in, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    loads_scratch *s = loads_scratch_acquire();
+    PyObject *result = NULL;
+    if (s != NULL) {
+        if (loads_tiny_tape(s, in.buf, (size_t)in.len))
+            result = PyBytes_FromStringAndSize((const char *)s->tape.words,
+                                               (Py_ssize_t)(s->tape.len * sizeof(uint64_t)));
+        else
+            result = Py_NewRef(Py_None);
         loads_scratch_release(s);
     }
     PyBuffer_Release(&in);
