@@ -17,7 +17,7 @@ import threading
 import pytest
 
 import _util
-from _util import isojson, orjson
+from _util import isojson
 
 pytestmark = pytest.mark.skipif(_util.MODULE_NAME != "isojson", reason="isojson's own path")
 
@@ -116,7 +116,7 @@ def test_errors_are_the_engines(text):
     """A short invalid document raises what orjson raises (message and
     position): the engine's error, as before the path."""
     data = text.encode("utf-8")
-    want = _util.renamed(_util.outcome(orjson.loads, data))
+    want = _util.renamed(_util.outcome(_util.orjson.loads, data))
     assert want[0] == "error"
     assert _util.outcome(isojson.loads, data) == want
 
