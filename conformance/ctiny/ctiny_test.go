@@ -199,6 +199,23 @@ func TestSwitch(t *testing.T) {
 	}
 }
 
+// TestEveryLength: each kind at every length it has up to Max+2 (the input's
+// copy into the path's buffer moves overlapping words by length class).
+func TestEveryLength(t *testing.T) {
+	shortest := map[string]int{"null": 4, "true": 4, "false": 5, "ws-before": 4, "int": 1, "negative-int": 2,
+		"string": 2, "empty-array": 2, "empty-object": 2, "array-of-ints": 3, "array-of-strings": 8, "nested": 2,
+		"object": 52, "object-of-objects": 36}
+	for _, kind := range kinds {
+		for n := shortest[kind]; n <= Max+2; n++ {
+			if src := sized(kind, n); n <= Max {
+				mustTake(t, src)
+			} else {
+				mustGiveUp(t, src)
+			}
+		}
+	}
+}
+
 // TestSmallKinds: each kind at its shortest, with white space around.
 func TestSmallKinds(t *testing.T) {
 	for _, src := range []string{

@@ -56,11 +56,47 @@ static inline int loads_tiny_space(uint8_t c)
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-static inline const uint8_t *loads_tiny_skip(const uint8_t *p, const uint8_t *end)
+/* The string whose opening quote is at p: its String entry at w, and the
+ * byte after its closing quote; NULL when it is not the path's. */
+static inline const uint8_t *loads_tiny_string(const uint8_t *p, const uint8_t *base, uint64_t *w)
 {
-    while (p < end && loads_tiny_space(*p))
+    const uint8_t *q = ++p;
+    while (loads_tiny_plain[*p])   /* the sentinel (0) stops it */
         p++;
-    return p;
+    if (*p != '"')
+        return NULL;
+    uint64_t k = (uint64_t)(p - q);
+    w[0] = (uint64_t)ISOJSON_STRING << ISOJSON_KIND_SHIFT | ISOJSON_CLEAN_BIT | k;
+    w[1] = (uint64_t)(q - base);
+    w[2] = k;
+    return p + 1;
+}
+
+/* dst[0:n) = src[0:n) for 1 <= n <= 64 in overlapping moves, no byte loop
+ * (GCC expands a memcpy bounded by 64 into one) and no read outside src. */
+static inline void loads_tiny_copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n >= 16) {
+        if (n >= 32) {
+            memcpy(dst, src, 32);
+            memcpy(dst + n - 32, src + n - 32, 32);
+        } else {
+            memcpy(dst, src, 16);
+            memcpy(dst + n - 16, src + n - 16, 16);
+        }
+    } else if (n >= 4) {
+        if (n >= 8) {
+            memcpy(dst, src, 8);
+            memcpy(dst + n - 8, src + n - 8, 8);
+        } else {
+            memcpy(dst, src, 4);
+            memcpy(dst + n - 4, src + n - 4, 4);
+        }
+    } else {
+        dst[0] = src[0];
+        dst[n >> 1] = src[n >> 1];
+        dst[n - 1] = src[n - 1];
+    }
 }
 
 /* Parses src[0:n) into w[0:cap) as backend/scalar would and returns the
@@ -70,43 +106,47 @@ static inline size_t loads_tiny_parse(const uint8_t *src, size_t n, uint64_t *w,
 {
     if (n == 0 || n > LOADS_TINY_MAX || cap < 2 * n)
         return 0;
-    const uint8_t *p = src, *const end = src + n;
+    /* A copy ended by 8 zero bytes: a 0 is in no token and no white space,
+     * so every scan stops at the end without a test of its own (a 0 inside
+     * the input stops them the same way, and is an error there), and the
+     * literals' 4- and 5-byte compares stay inside the buffer. */
+    uint8_t buf[LOADS_TINY_MAX + 8];
+    loads_tiny_copy(buf, src, n);
+    memset(buf + n, 0, 8);
+    const uint8_t *p = buf, *const end = buf + n;
     size_t len = 0;
-    /* The innermost open container's tape index, and how many are open. As
+    /* The innermost open container: its tape index and its header, kind
+     * and count, kept here and stored when a child opens or it closes. As
      * in backend/scalar, the second word of an open container's header
      * holds its parent's index until it is closed (then its end). */
     size_t at = 0;
+    uint64_t head = 0;
     unsigned depth = 0;
-    const uint8_t *q;
+    const uint64_t object = (uint64_t)ISOJSON_OBJECT << ISOJSON_KIND_SHIFT;
+    const uint64_t kind_mask = ~ISOJSON_PAYLOAD_MASK;
 
-    p = loads_tiny_skip(p, end);
-    if (p == end)
-        return 0;
-value: /* p < end */
+value:
     switch (*p) {
-    case '"':
-        q = ++p;
-        while (p < end && loads_tiny_plain[*p])
-            p++;
-        if (p == end || *p != '"')
-            return 0;
-        w[len] = (uint64_t)ISOJSON_STRING << ISOJSON_KIND_SHIFT | ISOJSON_CLEAN_BIT | (uint64_t)(p - q);
-        w[len + 1] = (uint64_t)(q - src);
-        w[len + 2] = (uint64_t)(p - q);
-        len += 3;
+    case ' ': case '\t': case '\n': case '\r':
         p++;
+        goto value;
+    case '"':
+        if ((p = loads_tiny_string(p, buf, w + len)) == NULL)
+            return 0;
+        len += 3;
         break;
     case '[':
     case '{':
-        w[len] = (uint64_t)(*p == '{' ? ISOJSON_OBJECT : ISOJSON_ARRAY) << ISOJSON_KIND_SHIFT;
+        if (depth++)
+            w[at] = head;   /* the parent's count so far */
+        head = (uint64_t)(*p == '{' ? ISOJSON_OBJECT : ISOJSON_ARRAY) << ISOJSON_KIND_SHIFT;
+        w[len] = head;
         w[len + 1] = at;
         at = len;
         len += 2;
-        depth++;
-        p = loads_tiny_skip(p + 1, end);
-        if (p == end)
-            return 0;
-        if ((w[at] >> ISOJSON_KIND_SHIFT) == ISOJSON_OBJECT) {
+        while (loads_tiny_space(*++p))
+            ;
+        if (head == object) {
             if (*p == '"')
                 goto key;
             if (*p != '}')
@@ -120,19 +160,19 @@ value: /* p < end */
         }
         goto value;
     case 't':
-        if (end - p < 4 || memcmp(p, "true", 4) != 0)
+        if (memcmp(p, "true", 4) != 0)
             return 0;
         w[len++] = (uint64_t)ISOJSON_TRUE << ISOJSON_KIND_SHIFT;
         p += 4;
         break;
     case 'f':
-        if (end - p < 5 || memcmp(p, "false", 5) != 0)
+        if (memcmp(p, "false", 5) != 0)
             return 0;
         w[len++] = (uint64_t)ISOJSON_FALSE << ISOJSON_KIND_SHIFT;
         p += 5;
         break;
     case 'n':
-        if (end - p < 4 || memcmp(p, "null", 4) != 0)
+        if (memcmp(p, "null", 4) != 0)
             return 0;
         w[len++] = (uint64_t)ISOJSON_NULL << ISOJSON_KIND_SHIFT;
         p += 4;
@@ -141,9 +181,9 @@ value: /* p < end */
     case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
         int neg = *p == '-';
         p += neg;
-        q = p;
+        const uint8_t *q = p;
         uint64_t v = 0;
-        while (p < end && (unsigned)(*p - '0') < 10)
+        while ((unsigned)(*p - '0') < 10)
             v = v * 10 + (unsigned)(*p++ - '0');
         /* No digit, a leading zero, or more than 18 digits (may not be an
          * Int): the engine's. A fraction or an exponent (a float) gives up
@@ -160,21 +200,24 @@ value: /* p < end */
     }
 
 next: /* a value ended just before p */
-    if (depth == 0)
-        return loads_tiny_skip(p, end) == end ? len : 0;
-    w[at]++;   /* its count, in the header's low bits */
-    p = loads_tiny_skip(p, end);
-    if (p == end)
-        return 0;
-    if ((w[at] >> ISOJSON_KIND_SHIFT) == ISOJSON_OBJECT) {
+    if (depth == 0) {
+        while (loads_tiny_space(*p))
+            p++;
+        return p == end ? len : 0;
+    }
+    head++;   /* its count, in the header's low bits */
+    while (loads_tiny_space(*p))
+        p++;
+    if ((head & kind_mask) == object) {
         if (*p == '}') {
             p++;
             goto close;
         }
         if (*p != ',')
             return 0;
-        p = loads_tiny_skip(p + 1, end);
-        if (p == end || *p != '"')
+        while (loads_tiny_space(*++p))
+            ;
+        if (*p != '"')
             return 0;
         goto key;
     }
@@ -184,35 +227,28 @@ next: /* a value ended just before p */
     }
     if (*p != ',')
         return 0;
-    p = loads_tiny_skip(p + 1, end);
-    if (p == end)
-        return 0;
+    p++;
     goto value;
 
 key: /* *p == '"' */
-    q = ++p;
-    while (p < end && loads_tiny_plain[*p])
-        p++;
-    if (p == end || *p != '"')
+    if ((p = loads_tiny_string(p, buf, w + len)) == NULL)
         return 0;
-    w[len] = (uint64_t)ISOJSON_STRING << ISOJSON_KIND_SHIFT | ISOJSON_CLEAN_BIT | (uint64_t)(p - q);
-    w[len + 1] = (uint64_t)(q - src);
-    w[len + 2] = (uint64_t)(p - q);
     len += 3;
-    p = loads_tiny_skip(p + 1, end);
-    if (p == end || *p != ':')
+    while (loads_tiny_space(*p))
+        p++;
+    if (*p != ':')
         return 0;
-    p = loads_tiny_skip(p + 1, end);
-    if (p == end)
-        return 0;
+    p++;
     goto value;
 
 close: /* the container at tape index at ended just before p */
     {
         size_t parent = (size_t)w[at + 1];
+        w[at] = head;
         w[at + 1] = len;
         at = parent;
-        depth--;
+        if (--depth)
+            head = w[at];
     }
     goto next;
 }
