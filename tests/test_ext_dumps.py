@@ -776,6 +776,11 @@ def thread_stack_for_deep_nesting():
     s2 = s1 + _util.stack_scaled(64 * 1024)  # both below 1024 levels on x86_64 and aarch64
     d1 = 2 * deepest_on_a_thread(s1, "TL", 512)
     d2 = 2 * deepest_on_a_thread(s2, "TL", 512)
+    # Both stacks must be too small for 1024 levels, or there is no cost a level to measure: the
+    # scale is a build's frame growth, not a margin (the debug build's frames, 282 bytes a level here,
+    # held 1024 levels on both stacks when make test-pydbg gave it ASan's scale of 4).
+    assert d1 < 1024, (f"{s1} bytes of stack already hold 1024 levels: ISOJSON_TEST_STACK_SCALE="
+                       f"{_util.STACK_SCALE:g} is more than this build's frames need", s1, d1, s2, d2)
     # The stack check is made every 8 levels from the 64th (dumps_enter): a larger stack must let
     # the walk go deeper, up to 1024 levels.
     assert 64 <= d1 < d2, (s1, d1, s2, d2)
