@@ -384,7 +384,8 @@ def test_subinterpreters_in_parallel_threads():
     code = (
         "import isojson, json\n"
         "for name in ['twitter', 'citm_catalog', 'github']:\n"
-        f"    data = open({CORPUS!r} + '/' + name + '.json', 'rb').read()\n"
+        f"    with open({CORPUS!r} + '/' + name + '.json', 'rb') as f:\n"
+        "        data = f.read()\n"
         "    want = json.loads(data)\n"
         "    for _ in range(3):\n"
         "        assert isojson.loads(data) == want, name\n"
