@@ -84,8 +84,9 @@ CHILD = """
             for name, value in values(mod.Fragment) for _, opt in _util.option_combinations()
         ]
         res["expected"] = [
-            _util.expected_dumps(value, option=opt | NUMPY, default=_util.default)
-            for name, value in values(_util.orjson.Fragment) for _, opt in _util.option_combinations()
+            want for name, value in values(_util.orjson.Fragment)
+            for want in _util.expected_dumps_options(
+                value, [opt | NUMPY for _, opt in _util.option_combinations()], default=_util.default)
         ]
         res["writer_after"] = _util.outcome(lambda: mod.writer)
     else:
