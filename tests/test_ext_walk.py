@@ -199,12 +199,17 @@ def test_default_mutating_the_dict_being_walked(name, build, option):
 @pytest.mark.skipif(not IS_ISOJSON, reason="a default= that mutates the dict being walked makes orjson 3.13 read freed memory (a crash or garbage); the test checks isojson's defined result")
 @pytest.mark.slow
 def test_dict_mutation_under_debug_malloc():
+    """The walk's mutation cases in a child with PYTHONMALLOC=debug (freed
+    memory poisoned), a collection after each. Under ISOJSON_TEST_SAMPLE
+    each case 3 times instead of 10 (7-23 s of make test-pydbg, whose own
+    tests run under a debug allocator already)."""
     out = _util.run_python("""
         import gc, test_ext_walk as t
+        import _util
         from _util import isojson, orjson
         for opt in (0, orjson.OPT_SORT_KEYS):
             for name, build in t.walk_mutation_cases():
-                for _ in range(10):
+                for _ in range(_util.sampled(10, 3)):
                     doc, default, want = build()
                     got = isojson.dumps(doc, default=default, option=opt)
                     assert got == orjson.dumps(want[opt]), (name, got)
