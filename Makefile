@@ -50,7 +50,7 @@ help:
 	@echo 'arm64: arm64-env, build-arm64, wheel-arm64, test-arm64-wheel (and its tag check), test-arm64-quick'
 	@echo '       (a bounded part on the installed wheel), test-arm64 (the whole suite, hours under emulation)'
 	@echo 'Variants (make test-variants, not yet in make test): test-pydbg (python3.14-dbg, C asserts), test-pydev (PYTHONMALLOC=debug,'
-	@echo '       -X dev), test-asan (ASan + UBSan), each a sample of the suite (VARIANT_SAMPLE, VARIANT_PYTEST)'
+	@echo '       -X dev), test-asan (ASan + UBSan), each a sample of the suite (VARIANT_SAMPLE, PYDBG_SAMPLE, VARIANT_PYTEST)'
 	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZTIME_LONG, FUZZ, FUZZ_JOBS,'
 	@echo '       FUZZ_KEEP, BENCH_COUNT, BENCH_TIME, BENCH (regexp), BENCH_ROWS (regexp), BENCH_PY_ARGS,'
 	@echo '       CALLGRIND_ARGS, CROSS_ARCHES, CROSS_PKGS, ARM64_QUICK, ARM64_PYTEST (pytest arguments)'
@@ -304,12 +304,15 @@ test-arm64:
 # log even when it ends the process in the middle of a test: with fd capture the asan run of 2026-12-02
 # stopped at 66% with the report in pytest's capture file, never shown.
 VARIANT_SAMPLE ?= 0.1
+# pydbg samples twice as heavily: under Py_DEBUG every Python line costs several times more, and at
+# 0.1 the part took 5.8 min of CPU against its 5-minute goal (0.05: 4.8 min, docs/testing.md).
+PYDBG_SAMPLE ?= 0.05
 VARIANT_PYTEST ?= tests/
 variant_pytest = -q --capture=sys -m 'not debug_malloc' --durations=10 $(VARIANT_PYTEST)
 variant_summary = $(pytest_summary); \
   grep -E '^(==[0-9]+==ERROR: AddressSanitizer|SUMMARY: (Address|Undefined)|.*: runtime error: )' $$log | head -5 || true
 pydbg_cmd = scripts/build wheel --variant debug && \
-  ISOJSON_TEST_SAMPLE=$(VARIANT_SAMPLE) \
+  ISOJSON_TEST_SAMPLE=$(PYDBG_SAMPLE) \
   scripts/venv-test --python python3.14-dbg --label debug \
   build/variants/debug/isojson-$$(scripts/build version)-cp314-cp314d-linux_x86_64.whl -- $(variant_pytest)
 pydbg_summary = $(variant_summary)
