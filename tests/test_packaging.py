@@ -81,6 +81,8 @@ def test_tag_check_rejects_another_machine_and_a_library_outside_glibc():
     import _ctypes   # needs libffi, which is not part of glibc
     found = manylinux.problems(elf.read_file(_ctypes.__file__), f"manylinux_2_40_{ext.machine}")
     assert any(re.search(r"needs libffi\.so\.\d+, which is not part of glibc", p) for p in found), found
+    # linux_<machine>, a build for this machine (the asan variant's needs libasan): any library.
+    assert manylinux.problems(elf.read_file(_ctypes.__file__), f"linux_{ext.machine}") == []
 
 
 def _readelf(args, path):

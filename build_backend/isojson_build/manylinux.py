@@ -53,11 +53,19 @@ def glibc_needed(obj):
 
 
 def problems(obj, platform_tag):
-    """What in obj contradicts platform_tag (an empty list when nothing)."""
+    """What in obj contradicts platform_tag (an empty list when nothing). A
+    linux_<machine> tag (PEP 425: a build for this machine, which promises
+    nothing of other systems; the variant wheels of scripts/build wheel
+    --variant) allows any library and version: the asan variant needs the
+    sanitizers' runtimes, libasan and libubsan."""
     glibc, machine = parse_platform(platform_tag)
     out = []
     if obj.machine != machine:
         out.append(f"{obj.name}: built for {obj.machine}, the tag says {machine}")
+    if obj.runpath:
+        out.append(f"{obj.name}: has an RPATH/RUNPATH ({':'.join(obj.runpath)})")
+    if platform_tag.startswith("linux_"):
+        return out
     for lib in obj.needed:
         if lib not in GLIBC_LIBRARIES:
             out.append(f"{obj.name}: needs {lib}, which is not part of glibc (not on every Linux)")
@@ -65,8 +73,6 @@ def problems(obj, platform_tag):
         for v in sorted(versions):
             if not re.fullmatch(r"GLIBC_\d+\.\d+(\.\d+)?", v) or lib not in GLIBC_LIBRARIES:
                 out.append(f"{obj.name}: needs version {v} of {lib}, which no manylinux tag promises")
-    if obj.runpath:
-        out.append(f"{obj.name}: has an RPATH/RUNPATH ({':'.join(obj.runpath)})")
     need = glibc_needed(obj)
     if glibc is not None and need > glibc:
         newer = sorted(f"{sym}@{v}" for v, syms in obj.symbols.items() for sym in syms
