@@ -62,6 +62,11 @@ static struct stat engine_stat; /* its identity, to notice a descriptor reused f
 static int stale;              /* set in a fork()ed child: `current` is unusable */
 static void *preloaded;        /* the library opened by the background load, until the first call */
 static atomic_int preload_started;
+/* A call has tried to load: the background load, if it has not run yet, then
+ * has nothing to do. Without it, a preload thread that ran after a failed
+ * first call (its file no engine) mapped that file again and kept it, since
+ * no later call closed it (tests/test_engine_loader.py). */
+static int call_tried;
 
 static void atfork_prepare(void) { pthread_mutex_lock(&load_lock); }
 static void atfork_parent(void) { pthread_mutex_unlock(&load_lock); }
@@ -409,7 +414,8 @@ static void *preload_main(void *unused)
     char why[512];
     why[0] = '\0';
     pthread_mutex_lock(&load_lock);
-    if (atomic_load_explicit(&current, memory_order_acquire) == NULL && !stale && preloaded == NULL) {
+    if (atomic_load_explicit(&current, memory_order_acquire) == NULL && !stale && preloaded == NULL &&
+        !call_tried) {
         if (engine_path == NULL)
             engine_path = find_engine_path(why, sizeof why);
         if (engine_path != NULL) {
@@ -460,8 +466,10 @@ const isojson_engine_api *isojson_engine(void)
         PyEval_SaveThread();
     pthread_mutex_lock(&load_lock);
     api = atomic_load_explicit(&current, memory_order_acquire);
-    if (api == NULL)
+    if (api == NULL) {
+        call_tried = 1;
         api = load_locked(why, sizeof why);
+    }
     pthread_mutex_unlock(&load_lock);
     if (ts != NULL) {
         PyEval_RestoreThread(ts);
