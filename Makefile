@@ -162,11 +162,16 @@ test-build: py-env
 pytest_cmd = [[ -d tests ]] || { echo "test-py: FAIL: there is no tests/ directory" >&2; exit 5; }; \
   r=0; scripts/venv-test --label wheel "$(WHEEL_FILE)" -- -q tests/ || r=$$?; \
   [[ $$r != 5 ]] || echo "test-py: FAIL: pytest collected no tests (exit 5) from tests/" >&2; exit $$r
+# pytest's own result line, the log's last ("1 failed, 693 passed, 2 skipped, 3291 deselected in 290.11s"):
+# counts joined by ", ", then the time; or "no tests ran". (The looser match before missed the line of a
+# run with deselected tests, which ends in "deselected in", and took an ASan warning's "failed to
+# allocate" for it instead.)
+pytest_result = grep -E '^(=+ )?[0-9]+ [a-z]+(, [0-9]+ [a-z]+)* in [0-9.]+s|no tests ran' $$log | tail -n 1 || true
 # (Node ids under tests/, each once: tests that run pytest in a child echo its summary lines too.)
 pytest_summary = { grep -E '^(FAILED|ERROR) [^ ]*tests/' $$log | sed -E 's@^(FAILED|ERROR) [^ ]*tests/@\1 tests/@' || true; } | \
   awk '!seen[$$0]++' | head -40; \
   grep -E '^(test-py|installed-check): (FAIL|.*isojson .* imported)' $$log || true; \
-  grep -E '(^| )(passed|failed|error|errors|skipped|no tests ran)( |$$)' $$log | tail -n 1 || true
+  $(pytest_result)
 test-py: test-build
 	$(call part,pytest)
 
@@ -178,7 +183,7 @@ pywriter_cmd = ISOJSON_WRITER=reference scripts/venv-test --label wheel "$(WHEEL
   -m 'not debug_malloc' tests/test_parity_dumps.py tests/test_dumps_output.py
 pywriter_summary = { grep -E '^(FAILED|ERROR) [^ ]*tests/' $$log | sed -E 's,^(FAILED|ERROR) [^ ]*tests/,\1 tests/,' || true; } | \
   awk '!seen[$$0]++' | head -20; \
-  grep -E '(^| )(passed|failed|error|errors|no tests ran)( |$$)' $$log | tail -n 1 || true
+  $(pytest_result)
 test-py-writer: test-build
 	$(call part,pywriter)
 
@@ -194,7 +199,7 @@ test-install: test-build
 # The benchmark scripts' own tests (report rendering, workloads), so that `make bench` cannot rot
 # unnoticed; on the installed wheel too.
 benchpy_cmd = scripts/venv-test --no-check --label wheel "$(WHEEL_FILE)" -- -q -p no:cacheprovider bench/python/
-benchpy_summary = grep -E '(^| )(passed|failed|error|errors|no tests ran)( |$$)' $$log | tail -n 1 || true
+benchpy_summary = $(pytest_result)
 test-bench-py: test-build
 	$(call part,benchpy)
 
