@@ -64,7 +64,8 @@ import time
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(BENCH_DIR))
 HOOKS_DIR = os.path.join(REPO, "build", "bench")
-OUT_DIR = os.path.join(REPO, "build", "callgrind")
+# ISOJSON_CALLGRIND_DIR: another directory for the dumps (a 3.14t run beside a GIL build's).
+OUT_DIR = os.environ.get("ISOJSON_CALLGRIND_DIR") or os.path.join(REPO, "build", "callgrind")
 ENGINE = os.path.join(REPO, "build", "python", "isojson", "libisojson_engine.so.0")
 RESULTS_MD = os.path.join(REPO, "bench", "results", "callgrind.md")
 RESULTS_JSON = os.path.join(REPO, "bench", "results", "callgrind.json")
