@@ -76,6 +76,11 @@ void isojson_engine_preload(void);
  * monitor thread stays asleep (engine_pace.c). */
 void isojson_engine_pace(const isojson_engine_api *engine, size_t work);
 
+/* For tests: the calling thread's yields so far, and the checks that left the
+ * yield out because another thread was calling the engine too
+ * (engine_pace.c). */
+void isojson_engine_pace_counts(unsigned long *yields, unsigned long *skipped);
+
 /* The backend index chosen for this process (ISOJSON_BACKEND or the default);
  * -1 with an exception set when ISOJSON_BACKEND names no usable backend. */
 int isojson_backend_index(void);

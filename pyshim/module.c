@@ -86,6 +86,13 @@ static PyObject *module_engine_version(PyObject *module, PyObject *Py_UNUSED(ign
     return PyUnicode_FromString(engine->version());
 }
 
+static PyObject *module_pace_counts(PyObject *module, PyObject *Py_UNUSED(ignored))
+{
+    unsigned long yields, skipped;
+    isojson_engine_pace_counts(&yields, &skipped);
+    return Py_BuildValue("(kk)", yields, skipped);
+}
+
 /* What help(isojson.loads) and help(isojson.dumps) show: the signature line
  * (inspect reads it too) and what the call does, takes and raises. */
 PyDoc_STRVAR(loads_doc,
@@ -122,6 +129,8 @@ static PyMethodDef module_functions[] = {
     {"_writer", module_writer, METH_NOARGS, "The name of the writer in use."},
     {"_writers", module_writers, METH_NOARGS, "The names of the writers compiled in, in rank order."},
     {"_engine_version", module_engine_version, METH_NOARGS, "The version of the Go engine library."},
+    {"_pace_counts", module_pace_counts, METH_NOARGS,
+     "For tests: this thread's yields to the Go scheduler, and the checks that left one out, as (yields, skipped)."},
     {"_tape", isojson_tape_of, METH_O, "For tests: the engine's tape of data, as (words, arena) bytes."},
     {"_tiny_tape", isojson_tiny_tape_of, METH_O, "For tests: the tiny path's tape of data as words bytes, or None."},
     {"_build_tape", (PyCFunction)(void (*)(void))isojson_build_tape, METH_FASTCALL,
