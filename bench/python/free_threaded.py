@@ -183,6 +183,8 @@ def report(ft, gil):
         g = gil["per_call"][name]
         lines.append(f"| {name} | {f['loads'] * 1e6:,.1f} | {g['loads'] * 1e6:,.1f} | {f['loads'] / g['loads']:.2f}× | "
                      f"{f['dumps'] * 1e6:,.1f} | {g['dumps'] * 1e6:,.1f} | {f['dumps'] / g['dumps']:.2f}× |")
+    lines += ["", "Instructions per call under callgrind (steady under load), and what two threads contend for in CPU "
+              "time (bench/python/ft_contention.py): bench/results/free-threaded-contention.md."]
     return "\n".join(lines) + "\n"
 
 
