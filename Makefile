@@ -309,9 +309,9 @@ test-arm64:
 # log even when it ends the process in the middle of a test: with fd capture the asan run of 2026-12-02
 # stopped at 66% with the report in pytest's capture file, never shown.
 VARIANT_SAMPLE ?= 0.1
-# pydbg samples twice as heavily: under Py_DEBUG every Python line costs several times more, and at
-# 0.1 the part took 5.8 min of CPU against its 5-minute goal (0.05: 4.8 min, docs/testing.md).
-PYDBG_SAMPLE ?= 0.05
+# pydbg samples more thinly: under Py_DEBUG every Python line costs several times more; its goal is
+# 5 minutes, and at 0.1 it took 5.8 min of CPU, at 0.05 5.6 min by 2026-12-03 (docs/testing.md).
+PYDBG_SAMPLE ?= 0.03
 VARIANT_PYTEST ?= tests/
 variant_pytest = -q --capture=sys -m 'not debug_malloc' --durations=10 $(VARIANT_PYTEST)
 variant_summary = $(pytest_summary); \
