@@ -2,7 +2,7 @@
 #
 #   make demo        build, then show isojson in own-GIL sub-interpreters
 #   make test        every test (go vet, go test -race, cross-architecture, the wheel, the sdist,
-#                    pytest on the installed wheel, pip installs), then one summary
+#                    pytest on the installed wheel, on debug and ASan builds, pip installs), then one summary
 #   make wheel       dist/isojson-V-cp314-cp314-manylinux_2_17_x86_64.whl (make sdist: the sdist)
 #   make bench       Go and Python benchmarks; results land in bench/results/
 #   make bench-callgrind  instructions per call of each benchmark row (isojson, orjson, msgspec)
@@ -49,8 +49,9 @@ help:
 	@echo '       test-py-writer, test-install, test-bench-py, bench-go, bench-py, bench-callgrind, clean'
 	@echo 'arm64: arm64-env, build-arm64, wheel-arm64, test-arm64-wheel (and its tag check), test-arm64-quick'
 	@echo '       (a bounded part on the installed wheel), test-arm64 (the whole suite, hours under emulation)'
-	@echo 'Variants (make test-variants, not yet in make test): test-pydbg (python3.14-dbg, C asserts), test-pydev (PYTHONMALLOC=debug,'
-	@echo '       -X dev), test-asan (ASan + UBSan), each a sample of the suite (VARIANT_SAMPLE, PYDBG_SAMPLE, VARIANT_PYTEST)'
+	@echo 'Variants (in make test; make test-variants runs only them): test-pydbg (python3.14-dbg, C asserts),'
+	@echo '       test-pydev (PYTHONMALLOC=debug, -X dev), test-asan (ASan + UBSan), each a sample of the suite'
+	@echo '       (VARIANT_SAMPLE, PYDBG_SAMPLE, VARIANT_PYTEST)'
 	@echo 'Knobs: PYTHON=python3.14 (host Python), GO_TEST_FLAGS, FUZZTIME, FUZZTIME_LONG, FUZZ, FUZZ_JOBS,'
 	@echo '       FUZZ_KEEP, BENCH_COUNT, BENCH_TIME, BENCH (regexp), BENCH_ROWS (regexp), BENCH_PY_ARGS,'
 	@echo '       CALLGRIND_ARGS, CROSS_ARCHES, CROSS_PKGS, ARM64_QUICK, ARM64_PYTEST (pytest arguments)'
@@ -106,13 +107,15 @@ endef
 # well on two cores); --output-sync prints each part's output whole when it ends instead of interleaving,
 # and every part's log stays in $(RESULTS)/NAME.log. TEST_JOBS=1 runs them one after another.
 TEST_JOBS ?= 2
-# The build variants (test-pydbg, test-asan, test-pydev: make test-variants) are not among the parts
-# yet: in the fresh-clone run of 2026-12-02 they took 495, 463 and 156 s and failed (docs/testing.md,
-# "Build variants"); they join TEST_PARTS, after test-cross, once they pass.
-TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-cross \
-  test-bench-py test-pyft test-arm64-wheel test-arm64-quick
+# The order pairs a part that keeps both cores busy with one that mostly keeps one: test-go (the
+# longest, Go compiling and the race detector) runs beside build, pytest, pywriter, install and then
+# the build variants pydbg and asan (one interpreter each, "Build variants" below); test-cross (Go
+# and qemu) follows test-go rather than running beside it, and pydev, benchpy and pyft beside it.
+# arm64q comes last: it waits for the arm64 root made in the background. Times: DEVELOPERS.md.
+TEST_PARTS = test-vet test-py test-go test-py-writer test-install test-pydbg test-asan test-cross \
+  test-pydev test-bench-py test-pyft test-arm64-wheel test-arm64-quick
 # The result names test-summary prints, one per part (each part's $(call part,NAME)).
-TEST_SUMMARY_NAMES = vet gotest cross build pytest pywriter install benchpy pyft arm64w arm64q
+TEST_SUMMARY_NAMES = vet gotest cross build pytest pywriter pydbg asan pydev install benchpy pyft arm64w arm64q
 # The arm64 root (scripts/arm64-env) is made in the background from the start, niced: cold, it is the
 # slowest step of all (15-60 min under emulation, by load) and mostly one emulated process, so it overlaps
 # the other parts; arm64q's own scripts/arm64-env call waits for it (the root's lock), and make test
@@ -352,8 +355,8 @@ asan_summary = $(variant_summary)
 test-asan: py-env
 	$(call part,asan)
 
-# make test-variants: the three parts above, with make test's summary (not yet among make test's
-# parts; docs/testing.md, "Build variants", has their times and failures).
+# make test-variants: only the three parts above, two at a time, with make test's summary (make test
+# runs them among its other parts; docs/testing.md, "Build variants", has their times).
 test-variants:
 	@$(MAKE) --no-print-directory test TEST_PARTS='test-pydbg test-asan test-pydev' TEST_SUMMARY_NAMES='pydbg asan pydev'
 
