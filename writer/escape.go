@@ -29,6 +29,11 @@ const maxEscapeLen = 6
 // that a huge string does not reserve six times its size at once.
 const escapeChunk = 16 << 10
 
+// escapeSlack is the room escaped UTF-8 text asks for past its
+// maxEscapeLen bytes a byte: the one-pass kernel's stores
+// (escape_sse2_amd64.s) reach 16 bytes past that bound.
+const escapeSlack = 16
+
 const (
 	lsb = 0x0101010101010101
 	msb = 0x8080808080808080

@@ -7,40 +7,58 @@ import (
 	"testing"
 )
 
+// wideSpares are the bytes of capacity past the reservation the tests give
+// escapeUTF8Wide: none (the SSE2 kernel and the words), and around the
+// one-pass kernel's escapeSlack.
+var wideSpares = []int{0, escapeSlack - 1, escapeSlack, escapeSlack + 1, 64}
+
 // checkUTF8Wide compares escapeUTF8Wide with runesReference on the valid
-// UTF-8 s, with a reservation of exactly maxEscapeLen a byte followed by
-// guard bytes that must stay untouched.
+// UTF-8 s, with a reservation of maxEscapeLen a byte and each of
+// wideSpares more, followed by guard bytes that must stay untouched.
 func checkUTF8Wide(t *testing.T, s []byte) {
 	t.Helper()
 	want := runesReference([]byte("x"), []rune(string(s)), true)
-	room := 1 + maxEscapeLen*len(s)
-	mem := make([]byte, room+32)
-	for i := range mem {
-		mem[i] = 0xa5
-	}
-	dst := mem[:1:room]
-	dst[0] = 'x'
-	if got := escapeUTF8Wide(dst, s); !bytes.Equal(got, want) {
-		t.Fatalf("escapeUTF8Wide(%q)\n got %q\nwant %q", s, got, want)
-	}
-	for i, b := range mem[room:] {
-		if b != 0xa5 {
-			t.Fatalf("escapeUTF8Wide(%q) wrote %d bytes past its reservation", s, i+1)
+	for _, spare := range wideSpares {
+		room := 1 + maxEscapeLen*len(s) + spare
+		mem := make([]byte, room+32)
+		for i := range mem {
+			mem[i] = 0xa5
+		}
+		dst := mem[:1:room]
+		dst[0] = 'x'
+		if got := escapeUTF8Wide(dst, s); !bytes.Equal(got, want) {
+			t.Fatalf("escapeUTF8Wide(%q) spare %d\n got %q\nwant %q", s, spare, got, want)
+		}
+		for i, b := range mem[room:] {
+			if b != 0xa5 {
+				t.Fatalf("escapeUTF8Wide(%q) spare %d wrote %d bytes past its reservation", s, spare, i+1)
+			}
 		}
 	}
 }
 
+// wideKernels runs f with each combination of the kernels on and off
+// (the one-pass SSSE3 kernel, the SSE2 block kernel), restoring them.
+func wideKernels(f func()) {
+	sse2, ssse3 := useEscapeSSE2, useSSSE3
+	defer func() { useEscapeSSE2, useSSSE3 = sse2, ssse3 }()
+	for _, k := range [][2]bool{{sse2, ssse3}, {sse2, false}, {false, false}} {
+		useEscapeSSE2, useSSSE3 = k[0], k[1]
+		f()
+	}
+}
+
 func TestEscapeUTF8WideMatchesReference(t *testing.T) {
-	for _, kernel := range []bool{true, false} {
-		simd := useEscapeSSE2
-		useEscapeSSE2 = kernel
+	wideKernels(func() {
 		// Each byte class at every position of two blocks and the tail,
-		// alone and in runs (a run of 6-byte escapes fills the reservation
-		// exactly).
+		// alone, in runs (a run of 6-byte escapes fills the reservation
+		// exactly) and between runs of escapes (every escape of a block
+		// from its mask).
 		for _, c := range []string{"\x00", "\x1f", "\x20", "\n", "\r", "\"", "\\", "!", "#", "[", "]", "a", "\x7f", "é", "日", "😀"} {
 			for n := range 40 {
 				for at := 0; at <= n; at++ {
 					checkUTF8Wide(t, []byte(strings.Repeat("a", at)+c+strings.Repeat("b", n-at)))
+					checkUTF8Wide(t, []byte(strings.Repeat("\n", at)+c+strings.Repeat("\"", n-at)))
 				}
 				checkUTF8Wide(t, []byte(strings.Repeat(c, n)))
 			}
@@ -54,6 +72,5 @@ func TestEscapeUTF8WideMatchesReference(t *testing.T) {
 			}
 			checkUTF8Wide(t, []byte(string(rs)))
 		}
-		useEscapeSSE2 = simd
-	}
+	})
 }

@@ -58,11 +58,20 @@ func (e *encoder) text(k backend.Kind, i int) {
 			}
 			return
 		}
+		if quoted && n <= escapeChunk {
+			// The usual escaped str: one reservation for the quotes and
+			// the text, with the kernel's slack.
+			e.grow(maxEscapeLen*n + 2 + escapeSlack)
+			e.buf = append(e.buf, '"')
+			e.buf = escapeUTF8Wide(e.buf, s)
+			e.buf = append(e.buf, '"')
+			return
+		}
 		e.grow(2)
 		e.buf = append(e.buf, '"')
 		for len(s) > 0 {
 			c := s[:min(len(s), escapeChunk)]
-			e.grow(maxEscapeLen*len(c) + 1)
+			e.grow(maxEscapeLen*len(c) + 1 + escapeSlack)
 			e.buf = escapeUTF8Wide(e.buf, c)
 			s = s[len(c):]
 		}

@@ -134,3 +134,40 @@ func checkLatin1Room(t *testing.T, s []byte, script int) {
 	}
 	useSSSE3 = simd
 }
+
+// The one-pass escape kernel (escapeUTF8SSSE3) loads the last 1 to 15
+// bytes of a string as a block when the 16 bytes stay on one page: the text
+// at the page's end and up to 31 bytes before it, every length to 40, clean
+// and with escapes at the start, the end and throughout.
+func TestEscapeUTF8TailAtPageEnd(t *testing.T) {
+	page := pageEnd(t)
+	r := rand.New(rand.NewPCG(9, 10))
+	alphabet := []byte("ab \"\\\n\x00\x1f/\x7f")
+	wideKernels(func() {
+		for n := 1; n <= 40; n++ {
+			for rep := range 6 {
+				s := make([]byte, n)
+				for i := range s {
+					switch {
+					case rep == 0:
+						s[i] = 'a'
+					case rep == 1:
+						s[i] = '"'
+					case rep == 2 && i == n-1, rep == 3 && i == 0:
+						s[i] = '\n'
+					case rep <= 3:
+						s[i] = 'x'
+					default:
+						s[i] = alphabet[r.IntN(len(alphabet))]
+					}
+				}
+				for back := range 32 {
+					end := len(page) - back
+					src := page[end-n : end]
+					copy(src, s)
+					checkUTF8Wide(t, src)
+				}
+			}
+		}
+	})
+}
