@@ -22,7 +22,7 @@ func escapeUTF8SSE2(dst, src *byte, n int, table *[256]struct {
 func escapeUTF8SSSE3(dst, src *byte, n int, table *[256]struct {
 	word uint64
 	len  int
-}) (read, written int)
+}, quote bool) (read, written int)
 
 // escapeUTF8Wide is escapeUTF8 for text that needs escaping. With SSSE3
 // and escapeSlack bytes of room past the reservation (text's callers
@@ -39,7 +39,7 @@ func escapeUTF8SSSE3(dst, src *byte, n int, table *[256]struct {
 func escapeUTF8Wide(dst, s []byte) []byte {
 	if useSSSE3 && len(s) > 0 && cap(dst)-len(dst)-escapeSlack >= maxEscapeLen*len(s) {
 		p := freeSpace(dst, len(s))
-		read, written := escapeUTF8SSSE3((*byte)(p), unsafe.SliceData(s), len(s), &escapeWords)
+		read, written := escapeUTF8SSSE3((*byte)(p), unsafe.SliceData(s), len(s), &escapeWords, false)
 		if read == len(s) {
 			return dst[:len(dst)+written]
 		}
@@ -53,4 +53,30 @@ func escapeUTF8Wide(dst, s []byte) []byte {
 	read, written := escapeUTF8SSE2((*byte)(p), unsafe.SliceData(s), len(s), &escapeWords)
 	// The rest has its reservation: written <= maxEscapeLen×read.
 	return escapeUTF8(dst[:len(dst)+written], s[read:])
+}
+
+// quotedEscapeUTF8 appends s (not empty) escaped between quotes. The caller
+// has reserved maxEscapeLen×len(s) + 2 + escapeSlack bytes. Small enough
+// to inline: with SSSE3 and that room the kernel writes it all, quotes
+// included, in one call.
+func quotedEscapeUTF8(dst, s []byte) []byte {
+	if l := len(dst); useSSSE3 && cap(dst)-l-2-escapeSlack >= maxEscapeLen*len(s) {
+		read, written := escapeUTF8SSSE3((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), l)),
+			unsafe.SliceData(s), len(s), &escapeWords, true)
+		dst = dst[:l+written]
+		if read == len(s) {
+			return dst
+		}
+		// The last bytes, whose load would cross a page; written <=
+		// maxEscapeLen×read + 1 keeps their reservation.
+		return quotedEscapeRest(dst, s[read:])
+	}
+	dst = append(dst, '"')
+	return quotedEscapeRest(dst, s)
+}
+
+// quotedEscapeRest appends s escaped and the closing quote.
+func quotedEscapeRest(dst, s []byte) []byte {
+	dst = escapeUTF8Wide(dst, s)
+	return append(dst, '"')
 }

@@ -74,7 +74,7 @@ DATA esc_backslash<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
 DATA esc_backslash<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
 GLOBL esc_backslash<>(SB), RODATA|NOPTR, $16
 
-// func escapeUTF8SSSE3(dst *byte, src *byte, n int, table *[256]struct{word uint64; len int}) (read, written int)
+// func escapeUTF8SSSE3(dst *byte, src *byte, n int, table *[256]struct{word uint64; len int}, quote bool) (read, written int)
 //
 // Escapes UTF-8 text in one pass of 16-byte blocks, every escape of a block
 // taken from the block's mask: the block is stored whole, then for each byte
@@ -94,14 +94,20 @@ GLOBL esc_backslash<>(SB), RODATA|NOPTR, $16
 // Output position d and input position i keep d <= 6i (an escape is at most
 // 6 bytes for 1), so the stores reach at most 6n+16 bytes: the caller has
 // reserved maxEscapeLen bytes a byte and 16 more (escapeSlack).
-// Returns the bytes read and written.
-TEXT ·escapeUTF8SSSE3(SB), NOSPLIT, $0-48
+// Returns the bytes read and written. With quote, the text is put between
+// quotes: the opening one at dst, the closing one only when all n bytes
+// were read (written counts them; the caller has reserved 2 bytes more).
+TEXT ·escapeUTF8SSSE3(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), DX
 	MOVQ table+24(FP), R8
+	MOVBQZX quote+32(FP), R13 // lead: bytes written - bytes read (1 for the opening quote)
+	TESTQ R13, R13
+	JEQ  sstart
+	MOVB $0x22, (DI)
+sstart:
 	XORQ AX, AX  // i: bytes read, the block's start
-	XORQ R13, R13 // lead: bytes written - bytes read
 	PXOR X4, X4
 	MOVOU esc_1f<>(SB), X5
 	MOVOU esc_quote<>(SB), X6
@@ -186,9 +192,18 @@ sescape:
 	JMP   sloop
 
 sdone:
-	MOVQ AX, read+32(FP)
+	MOVQ AX, read+40(FP)
 	ADDQ AX, R13
-	MOVQ R13, written+40(FP)
+	CMPQ AX, DX
+	JNE  sout
+	MOVBQZX quote+32(FP), R12
+	TESTQ R12, R12
+	JEQ  sout
+	// All read: the closing quote.
+	MOVB $0x22, (DI)(R13*1)
+	INCQ R13
+sout:
+	MOVQ R13, written+48(FP)
 	RET
 
 // esc_shift at k is the PSHUFB mask that moves bytes k.. of a register to

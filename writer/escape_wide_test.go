@@ -35,6 +35,28 @@ func checkUTF8Wide(t *testing.T, s []byte) {
 			}
 		}
 	}
+	if len(s) == 0 {
+		return
+	}
+	// quotedEscapeUTF8 (text's path for escaped UTF-8), with its 2 bytes.
+	want = append(append(append([]byte("x"), '"'), want[1:]...), '"')
+	for _, spare := range wideSpares {
+		room := 1 + maxEscapeLen*len(s) + 2 + spare
+		mem := make([]byte, room+32)
+		for i := range mem {
+			mem[i] = 0xa5
+		}
+		dst := mem[:1:room]
+		dst[0] = 'x'
+		if got := quotedEscapeUTF8(dst, s); !bytes.Equal(got, want) {
+			t.Fatalf("quotedEscapeUTF8(%q) spare %d\n got %q\nwant %q", s, spare, got, want)
+		}
+		for i, b := range mem[room:] {
+			if b != 0xa5 {
+				t.Fatalf("quotedEscapeUTF8(%q) spare %d wrote %d bytes past its reservation", s, spare, i+1)
+			}
+		}
+	}
 }
 
 // wideKernels runs f with each combination of the kernels on and off

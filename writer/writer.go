@@ -185,6 +185,29 @@ func appendScalar(buf []byte, words []uint64, k backend.Kind, i int) ([]byte, in
 
 // textTo is text for the compact walk: buf in, buf out.
 func (e *encoder) textTo(buf []byte, k backend.Kind, i int) []byte {
+	// Nearly every String that is not a plain copy: escaped UTF-8 or
+	// CPython's fixed-width text, External, not empty (an empty str is
+	// clean UTF-8, and p may be its allocation's end), under escapeChunk.
+	if h := e.words[i]; h&externalTextMask == externalText && h&backend.LenMask != 0 &&
+		h&(backend.CleanBit|3<<backend.WidthShift) != backend.CleanBit {
+		p := *(*unsafe.Pointer)(unsafe.Pointer(&e.words[i+1]))
+		n := int(h & backend.LenMask)
+		if h&(3<<backend.WidthShift) == 0 { // escaped UTF-8
+			buf = e.room(buf, maxEscapeLen*n+2+escapeSlack)
+			if useSSSE3 {
+				// quotedEscapeUTF8's kernel call, here: one Go call
+				// less a str.
+				l := len(buf)
+				read, written := escapeUTF8SSSE3((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), l)),
+					(*byte)(p), n, &escapeWords, true)
+				if read == n {
+					return buf[:l+written]
+				}
+			}
+			return quotedEscapeUTF8(buf, unsafe.Slice((*byte)(p), n))
+		}
+		return e.quotedExternal(buf, p, n, backend.Width(h>>backend.WidthShift&3), h&backend.CleanBit != 0)
+	}
 	e.buf = buf
 	e.text(k, i)
 	return e.buf
