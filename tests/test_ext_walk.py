@@ -272,6 +272,33 @@ def test_ascii_strings_every_length_and_escape_position(c):
     assert isojson.dumps(doc) == orjson.dumps(doc)
 
 
+@pytest.mark.parametrize("c", ["\x00", "\x1f", "\n", '"', "\\", " ", "\x7f", "é", "\xff", "\u0430", "\u4e00",
+                               "\ud800", "\udfff"])
+@pytest.mark.parametrize("base", ["é", "\u0436"], ids=["ucs1", "ucs2"])
+def test_ucs1_ucs2_strings_every_length_and_position(c, base):
+    """The UCS1 and UCS2 scans inline (pyshim/dumps/dumps_scan.h: up to 16
+    bytes or 8 units in one load within the page, to 64 bytes or 32 units in
+    two or four overlapping loads, then the out-of-line scan) and the writer's
+    fixed-width path: one character to escape, a lone surrogate (refused, as
+    orjson does) or a harmless one at every position of every length up to 70,
+    among the base script and ASCII, each a separate str object, as a list
+    item, a dict value and a dict key."""
+    strs, refused = [], []
+    for n in range(1, 71):
+        for at in range(n):
+            s = "".join([(base + "a")[i % 2] if i != at else c for i in range(n)])
+            if base not in s:
+                s += base
+            (refused if "\ud800" <= c <= "\udfff" else strs).append(s)
+    doc = [strs, {"k%d" % i: s for i, s in enumerate(strs)}, {s: i for i, s in enumerate(strs)}]
+    assert isojson.dumps(doc) == orjson.dumps(doc)
+    for s in refused:
+        with pytest.raises(isojson.JSONEncodeError):
+            isojson.dumps([s])
+        with pytest.raises(orjson.JSONEncodeError):
+            orjson.dumps([s])
+
+
 @pytest.mark.parametrize("c", ["\x00", "\x1f", "\n", '"', "\\", " ", "\x7f", "é", "\u4e00", "\ud800", "\udfff"])
 def test_ucs4_strings_every_length_and_position(c):
     """The UCS4 scan (pyshim/dumps/dumps_scan_sse2.c: 4 units a step, an

@@ -85,8 +85,46 @@ static inline __attribute__((always_inline)) int dumps_scan_bytes_inline(const u
     }
     return dumps_scan_bytes(s, n);
 }
+
+/* The escape and surrogate lanes of 8 UCS2 units, OR-ed into *esc and *sur. */
+static inline __attribute__((always_inline)) void dumps_scan_ucs2_acc(__m128i x, __m128i *esc, __m128i *sur)
+{
+    *esc = _mm_or_si128(*esc, _mm_or_si128(_mm_cmpeq_epi16(_mm_subs_epu16(x, _mm_set1_epi16(0x1F)), _mm_setzero_si128()),
+                                           _mm_or_si128(_mm_cmpeq_epi16(x, _mm_set1_epi16('"')),
+                                                        _mm_cmpeq_epi16(x, _mm_set1_epi16('\\')))));
+    *sur = _mm_or_si128(*sur, _mm_cmpeq_epi16(_mm_and_si128(x, _mm_set1_epi16((short)0xF800)), _mm_set1_epi16((short)0xD800)));
+}
+
+/* dumps_scan_ucs2 with the commonest lengths inline, as dumps_scan_bytes_inline:
+ * up to 8 units in one load when the 16 bytes from s stay in s's page (the
+ * lanes past the end masked off), 8 to 32 units in two or four overlapping
+ * loads within the string, with no call (the short strs of text: the AVX2
+ * scan's call, constants and vzeroupper cost ~90 instructions a str). */
+static inline __attribute__((always_inline)) int dumps_scan_ucs2_inline(const uint16_t *s, size_t n)
+{
+    __m128i esc = _mm_setzero_si128(), sur = _mm_setzero_si128();
+    unsigned keep = 0xFFFF;
+    if (n < 8) {
+        if (!DUMPS_SCAN_SHORT_LOAD_OK(s))
+            return dumps_scan_ucs2(s, n);
+        dumps_scan_ucs2_acc(dumps_scan_load_short((const uint8_t *)s, 2 * n), &esc, &sur);
+        keep = (1u << (2 * n)) - 1;
+    } else if (n <= 32) {
+        dumps_scan_ucs2_acc(_mm_loadu_si128((const __m128i *)s), &esc, &sur);
+        dumps_scan_ucs2_acc(_mm_loadu_si128((const __m128i *)(s + n - 8)), &esc, &sur);
+        if (n > 16) {
+            dumps_scan_ucs2_acc(_mm_loadu_si128((const __m128i *)(s + 8)), &esc, &sur);
+            dumps_scan_ucs2_acc(_mm_loadu_si128((const __m128i *)(s + n - 16)), &esc, &sur);
+        }
+    } else {
+        return dumps_scan_ucs2(s, n);
+    }
+    return (((unsigned)_mm_movemask_epi8(esc) & keep) ? DUMPS_SCAN_ESCAPE : 0) |
+           (((unsigned)_mm_movemask_epi8(sur) & keep) ? DUMPS_SCAN_SURROGATE : 0);
+}
 #else
 static inline int dumps_scan_bytes_inline(const uint8_t *s, size_t n) { return dumps_scan_bytes(s, n); }
+static inline int dumps_scan_ucs2_inline(const uint16_t *s, size_t n) { return dumps_scan_ucs2(s, n); }
 #endif
 
 #pragma GCC visibility pop

@@ -4,7 +4,7 @@
  * the caller's string): ASCII data is already UTF-8; a non-ASCII str whose
  * UTF-8 form CPython has cached is referenced as UTF-8; any other str is
  * referenced in its own 1-, 2- or 4-byte layout and the writer transcodes it.
- * One scan (dumps_scan.h) marks text that needs no escaping as Clean, so the
+ * One scan (dumps_scan.h, its short lengths inline) marks text that needs no escaping as Clean, so the
  * writer copies it blind, and finds lone surrogates in 2- and 4-byte data:
  * JSON (UTF-8) cannot carry them, and orjson refuses them. */
 #include "dumps.h"
@@ -32,7 +32,7 @@ int dumps_str(dumps_ctx *c, PyObject *o)
     const char *utf8 = isojson_str_cached_utf8(o, &len);
     if (utf8 != NULL) {
         /* Valid UTF-8 holds no surrogate. */
-        int clean = dumps_scan_bytes((const uint8_t *)utf8, len) == 0;
+        int clean = dumps_scan_bytes_inline((const uint8_t *)utf8, len) == 0;
         if (dumps_ref_clean(c, ISOJSON_STRING, cls, ISOJSON_UTF8, utf8, len, n, clean) < 0)
             return -1;
         c->text += len;
@@ -43,11 +43,11 @@ int dumps_str(dumps_ctx *c, PyObject *o)
     switch (kind) {
     case PyUnicode_1BYTE_KIND:
         width = ISOJSON_UCS1;
-        found = dumps_scan_bytes(data, n);
+        found = dumps_scan_bytes_inline(data, n);
         break;
     case PyUnicode_2BYTE_KIND:
         width = ISOJSON_UCS2;
-        found = dumps_scan_ucs2(data, n);
+        found = dumps_scan_ucs2_inline(data, n);
         break;
     default:
         width = ISOJSON_UCS4;
