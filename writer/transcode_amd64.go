@@ -110,3 +110,14 @@ func latin1Blocks(p unsafe.Pointer, s []byte, room int) (read, written int) {
 	}
 	return latin1ToUTF8SSSE3((*byte)(p), &s[0], len(s), &ucs2Mix, room)
 }
+
+// latin1Kernel and ucs2Kernel are latin1Blocks and ucs2Blocks (clean text)
+// for textTo's str path: small enough to inline, with no slice made. The
+// caller has checked useSSSE3 and n > 0; room is the bytes free at dst.
+func latin1Kernel(dst, s unsafe.Pointer, n, room int) (read, written int) {
+	return latin1ToUTF8SSSE3((*byte)(dst), (*byte)(s), n, &ucs2Mix, room)
+}
+
+func ucs2Kernel(dst, s unsafe.Pointer, n, room int) (read, written int) {
+	return ucs2ToUTF8SSSE3((*byte)(dst), (*uint16)(s), n, &ucs2Mix, false, room)
+}

@@ -206,7 +206,37 @@ func (e *encoder) textTo(buf []byte, k backend.Kind, i int) []byte {
 			}
 			return quotedEscapeUTF8(buf, unsafe.Slice((*byte)(p), n))
 		}
-		return e.quotedExternal(buf, p, n, backend.Width(h>>backend.WidthShift&3), h&backend.CleanBit != 0)
+		width := backend.Width(h >> backend.WidthShift & 3)
+		if useSSSE3 && h&backend.CleanBit != 0 && width <= backend.WidthUCS2 {
+			// Clean Latin-1 or UCS2 (the text rows' strs): the SSSE3
+			// kernel at once, the quotes through the pointer, and the
+			// kernel's 32 bytes of tail room reserved, so that a short
+			// str is one block; the general code only for what it
+			// leaves (a block mixing 2- and 3-byte characters, a tail
+			// whose load would cross a page).
+			buf = e.room(buf, maxEscapeLen*n+2+32)
+			l := len(buf)
+			q := unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), l)
+			*(*byte)(q) = '"'
+			var read, written int
+			if width == backend.WidthUCS1 {
+				read, written = latin1Kernel(unsafe.Add(q, 1), p, n, cap(buf)-l-1)
+			} else {
+				read, written = ucs2Kernel(unsafe.Add(q, 1), p, n, cap(buf)-l-1)
+			}
+			if read == n {
+				*(*byte)(unsafe.Add(q, 1+written)) = '"'
+				return buf[:l+2+written]
+			}
+			buf = buf[:l+1+written]
+			if width == backend.WidthUCS1 {
+				buf = transcodeLatin1(buf, unsafe.Slice((*byte)(unsafe.Add(p, read)), n-read))
+			} else {
+				buf = escapeUCS2(buf, unsafe.Slice((*uint16)(unsafe.Add(p, 2*read)), n-read), false)
+			}
+			return append(buf, '"')
+		}
+		return e.quotedExternal(buf, p, n, width, h&backend.CleanBit != 0)
 	}
 	e.buf = buf
 	e.text(k, i)
