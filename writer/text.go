@@ -191,3 +191,21 @@ func (e *encoder) quotedExternal(buf []byte, p unsafe.Pointer, n int, width back
 	}
 	return append(buf, '"')
 }
+
+// quotedUCS4 appends the clean UCS4 External str of n units at p between
+// quotes (text with emoji): ucs4Pairs at once, the pair it stops at and the
+// rest to escapeUCS4. Apart from textTo, whose other paths would pay for
+// its registers.
+func (e *encoder) quotedUCS4(buf []byte, p unsafe.Pointer, n int) []byte {
+	buf = e.room(buf, maxEscapeLen*n+2)
+	l := len(buf)
+	q := unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), l)
+	*(*byte)(q) = '"'
+	s := unsafe.Slice((*uint32)(p), n)
+	written, read := ucs4Pairs(unsafe.Add(q, 1), 0, s, 0)
+	buf = buf[:l+1+written]
+	if read < n {
+		buf = escapeUCS4(buf, s[read:], false)
+	}
+	return append(buf, '"')
+}

@@ -236,6 +236,9 @@ func (e *encoder) textTo(buf []byte, k backend.Kind, i int) []byte {
 			}
 			return append(buf, '"')
 		}
+		if width == backend.WidthUCS4 && h&backend.CleanBit != 0 {
+			return e.quotedUCS4(buf, p, n)
+		}
 		return e.quotedExternal(buf, p, n, width, h&backend.CleanBit != 0)
 	}
 	e.buf = buf
