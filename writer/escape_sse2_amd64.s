@@ -102,10 +102,13 @@ TEXT ·escapeUTF8SSSE3(SB), NOSPLIT, $0-56
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), DX
 	MOVQ table+24(FP), R8
-	MOVBQZX quote+32(FP), R13 // lead: bytes written - bytes read (1 for the opening quote)
+	// DI is kept at dst + (bytes written - bytes read): the output of input
+	// byte i is at (DI)(i*1), and an escape of l bytes moves DI by l-1.
+	MOVBQZX quote+32(FP), R13
 	TESTQ R13, R13
 	JEQ  sstart
 	MOVB $0x22, (DI)
+	INCQ DI
 sstart:
 	XORQ AX, AX  // i: bytes read, the block's start
 	PXOR X4, X4
@@ -121,8 +124,7 @@ sloop:
 	JLT  stail
 	MOVL $16, CX // the block's length
 	MOVOU (SI)(AX*1), X0
-	LEAQ (DI)(R13*1), R11
-	MOVOU X0, (R11)(AX*1)
+	MOVOU X0, (DI)(AX*1)
 	MOVO    X0, X1
 	PSUBUSB X5, X1
 	PCMPEQB X4, X1
@@ -147,8 +149,7 @@ stail:
 	CMPL R11, $4080
 	JA   sdone
 	MOVOU (SI)(AX*1), X0
-	LEAQ (DI)(R13*1), R11
-	MOVOU X0, (R11)(AX*1)
+	MOVOU X0, (DI)(AX*1)
 	MOVO    X0, X1
 	PSUBUSB X5, X1
 	PCMPEQB X4, X1
@@ -172,19 +173,16 @@ sescape:
 	// X0: the block at i, CX its length, R9 its bytes to escape (not 0).
 	BSFL  R9, R10              // k: the lowest
 	MOVOU 1(BX)(R10*1), X1     // the shuffle that takes bytes k+1.. to the front
-	ADDQ  AX, R10              // its input position
+	ADDQ  AX, R10              // its input position j; its output is at (DI)(j*1)
 	MOVBQZX (SI)(R10*1), R12
 	SHLQ  $4, R12
-	ADDQ  R13, R10
-	ADDQ  DI, R10              // where its escape goes
 	MOVQ  (R8)(R12*1), R11     // the escape's bytes, little-endian
-	MOVQ  R11, (R10)
-	MOVQ  8(R8)(R12*1), R11    // their count
-	ADDQ  R11, R10             // where the block's next byte goes
-	LEAQ  -1(R13)(R11*1), R13
+	MOVQ  R11, (DI)(R10*1)
+	MOVQ  8(R8)(R12*1), R11    // their count l
+	LEAQ  -1(DI)(R11*1), DI    // the output lead grows by l-1
 	MOVO  X0, X2
 	PSHUFB X1, X2
-	MOVOU X2, (R10)
+	MOVOU X2, 1(DI)(R10*1)     // the block's bytes after j, after the escape
 	LEAL  -1(R9), R11
 	ANDL  R11, R9              // the next lowest
 	JNE   sescape
@@ -193,17 +191,17 @@ sescape:
 
 sdone:
 	MOVQ AX, read+40(FP)
-	ADDQ AX, R13
 	CMPQ AX, DX
 	JNE  sout
-	MOVBQZX quote+32(FP), R12
-	TESTQ R12, R12
+	TESTQ R13, R13
 	JEQ  sout
 	// All read: the closing quote.
-	MOVB $0x22, (DI)(R13*1)
-	INCQ R13
+	MOVB $0x22, (DI)(AX*1)
+	INCQ DI
 sout:
-	MOVQ R13, written+48(FP)
+	ADDQ AX, DI
+	SUBQ dst+0(FP), DI
+	MOVQ DI, written+48(FP)
 	RET
 
 // esc_shift at k is the PSHUFB mask that moves bytes k.. of a register to
