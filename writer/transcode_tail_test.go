@@ -5,9 +5,12 @@ package writer
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/isojson/isojson/backend"
 )
 
 // The SSSE3 kernels take the last 1 to 7 units of clean text as one more
@@ -170,4 +173,72 @@ func TestEscapeUTF8TailAtPageEnd(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestExternalValuesAtPageEnd writes External String values through the
+// compact walk (textTo's str path: the kernels called at once, their
+// fallbacks) with the text ending at a page followed by an inaccessible
+// one and up to 31 bytes before it: escaped UTF-8, Latin-1, UCS2 and UCS4,
+// clean and not, of every length to 40. The expected text comes from the
+// same strings stored in the arena (text's general path).
+func TestExternalValuesAtPageEnd(t *testing.T) {
+	page := pageEnd(t)
+	r := rand.New(rand.NewPCG(11, 12))
+	scripts := []struct {
+		w     backend.Width
+		runes []rune
+	}{
+		{backend.WidthUTF8, []rune{'a', ' ', '"', '\\', '\n', 0, 0x1f, 'é', '日'}},
+		{backend.WidthUCS1, []rune{'a', ' ', 'é', 0xff, 0x80}},
+		{backend.WidthUCS1, []rune{'a', 'é', '"', '\n'}},
+		{backend.WidthUCS2, []rune{'a', 0x436, 0x3b1, 0x7ff}},
+		{backend.WidthUCS2, []rune{'a', 0x436, 0x4e00, 0xffff}},
+		{backend.WidthUCS2, []rune{'a', 0x436, '\\', 0x1f}},
+		{backend.WidthUCS4, []rune{'a', 0x1f600, 0x4e00, 'é'}},
+		{backend.WidthUCS4, []rune{'a', 0x1f600, '"'}},
+	}
+	for _, sc := range scripts {
+		size := 1
+		if sc.w != backend.WidthUTF8 {
+			size = 1 << (sc.w - 1)
+		}
+		for n := 1; n <= 40; n++ {
+			rs := make([]rune, n)
+			for i := range rs {
+				rs[i] = sc.runes[r.IntN(len(sc.runes))]
+			}
+			s := string(rs)
+			clean := !strings.ContainsAny(s, "\"\\\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f")
+			var text []byte
+			if sc.w == backend.WidthUTF8 {
+				text = []byte(s)
+			} else {
+				text = make([]byte, size*n)
+				for i, c := range rs {
+					switch size {
+					case 1:
+						text[i] = byte(c)
+					case 2:
+						*(*uint16)(unsafe.Pointer(&text[2*i])) = uint16(c)
+					default:
+						*(*uint32)(unsafe.Pointer(&text[4*i])) = uint32(c)
+					}
+				}
+			}
+			want := "[" + quoteJSON(s) + "]"
+			for back := 0; back < 32; back += size {
+				end := len(page) - back
+				src := page[end-len(text) : end]
+				copy(src, text)
+				tp := &backend.Tape{}
+				at := tp.OpenContainer(backend.KindArray)
+				tp.AppendRef(backend.KindString, backend.Ref{Storage: backend.StorageExternal, Width: sc.w,
+					Len: len(text) / size, Chars: n, Clean: clean, Where: uint64(uintptr(unsafe.Pointer(&src[0])))})
+				tp.CloseContainer(at, 1)
+				if got := string(Append(nil, tp, nil, 0)); got != want {
+					t.Fatalf("width %d, %q, %d bytes before the page's end:\n got %s\nwant %s", sc.w, s, back, got, want)
+				}
+			}
+		}
+	}
 }
