@@ -65,32 +65,40 @@ static inline __attribute__((always_inline)) int dumps_cursor_room(dumps_ctx *c,
  * caller has made room for 3 words (the most a scalar takes). Nothing here
  * can run Python code. The entries are those of dumps_str, dumps_int,
  * dumps_float and dumps_scalar. */
+/* The exact str o at the cursor when it is ASCII of at most
+ * DUMPS_CURSOR_TEXT_MAX bytes and `borrowed` has room (dumps_cursor_scalar's
+ * case for str, and a dict key's first occurrence): 1 when written. */
+static inline __attribute__((always_inline)) int dumps_cursor_ascii(dumps_cursor *k, PyObject *o)
+{
+    uint64_t *w = k->w;
+    if (!PyUnicode_IS_ASCII(o) || k->b == k->bend)
+        return 0;
+    size_t n = (size_t)PyUnicode_GET_LENGTH(o);
+    const uint8_t *data = PyUnicode_DATA(o);
+    int found;
+    if (__builtin_expect(n <= 64, 1)) {
+        found = dumps_scan_bytes_inline(data, n);
+    } else {
+        /* Long text goes through dumps_str, which counts it. */
+        if (n > DUMPS_CURSOR_TEXT_MAX)
+            return 0;
+        found = dumps_scan_bytes(data, n);
+    }
+    uint64_t clean = found == 0 ? ISOJSON_CLEAN_BIT : 0;
+    w[0] = DUMPS_ASCII_STRING_HEADER | clean | ((uint64_t)n & ISOJSON_LEN_MASK);
+    w[1] = (uint64_t)(uintptr_t)data;
+    w[2] = n;
+    k->w = w + 3;
+    *k->b++ = o;
+    return 1;
+}
+
 static inline __attribute__((always_inline)) int dumps_cursor_scalar(dumps_cursor *k, PyObject *o)
 {
     PyTypeObject *t = Py_TYPE(o);
     uint64_t *w = k->w;
-    if (t == &PyUnicode_Type) {
-        if (!PyUnicode_IS_ASCII(o) || k->b == k->bend)
-            return 0;
-        size_t n = (size_t)PyUnicode_GET_LENGTH(o);
-        const uint8_t *data = PyUnicode_DATA(o);
-        int found;
-        if (__builtin_expect(n <= 64, 1)) {
-            found = dumps_scan_bytes_inline(data, n);
-        } else {
-            /* Long text goes through dumps_str, which counts it. */
-            if (n > DUMPS_CURSOR_TEXT_MAX)
-                return 0;
-            found = dumps_scan_bytes(data, n);
-        }
-        uint64_t clean = found == 0 ? ISOJSON_CLEAN_BIT : 0;
-        w[0] = DUMPS_ASCII_STRING_HEADER | clean | ((uint64_t)n & ISOJSON_LEN_MASK);
-        w[1] = (uint64_t)(uintptr_t)data;
-        w[2] = n;
-        k->w = w + 3;
-        *k->b++ = o;
-        return 1;
-    }
+    if (t == &PyUnicode_Type)
+        return dumps_cursor_ascii(k, o);
     if (t == &PyFloat_Type) {
         double d = PyFloat_AS_DOUBLE(o);
         w[0] = dumps_kind(ISOJSON_FLOAT);
@@ -270,6 +278,39 @@ static inline __attribute__((always_inline)) int dumps_cursor_cached_key(const d
     k->w = w + 3;
     return 1;
 }
+
+#ifndef Py_GIL_DISABLED
+/* A key of the dict being walked (dumps_dict's loop, not a leaf: what it
+ * records in `borrowed` stays) at the cursor, which has room for 3 words:
+ * from the key cache, or, at its first occurrence, an ASCII str written as
+ * dumps_cursor_scalar writes a value and then cached. One message of a web
+ * service meets every key once, so this is its commonest case: without a
+ * call to dumps_key and dumps_str, and the cursor's store and reload around
+ * it, a first key costs about half. 0: the caller takes dumps_key (not a
+ * str, non-ASCII, long, or `borrowed` full). */
+static inline __attribute__((always_inline)) int dumps_cursor_key(dumps_ctx *c, dumps_cursor *k, PyObject *key)
+{
+    size_t at_set = dumps_keyset_of(key);
+    const dumps_keyslot *set = &c->keys->slots[at_set];
+    const dumps_keyslot *hit;
+    uint64_t *w = k->w;
+    if (set[0].key == key) {
+        hit = &set[0];
+    } else if (set[1].key == key) {
+        hit = &set[1];
+    } else {
+        if (Py_TYPE(key) != &PyUnicode_Type || !dumps_cursor_ascii(k, key))
+            return 0;
+        dumps_keycache_put(c->keys, at_set, key, w);
+        return 1;
+    }
+    w[0] = hit->words[0];
+    w[1] = hit->words[1];
+    w[2] = hit->words[2];
+    k->w = w + 3;
+    return 1;
+}
+#endif
 
 /* An exact dict as a leaf: cached keys, members that are scalars or leaf
  * arrays. The caller has made room for 2 words. */

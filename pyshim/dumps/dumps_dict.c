@@ -47,7 +47,11 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
         /* A key and the widest scalar. */
         if (dumps_cursor_room(c, &k, 6) < 0)
             goto fail;
+#ifdef Py_GIL_DISABLED
         if (!dumps_cursor_cached_key(c, &k, key)) {
+#else
+        if (!dumps_cursor_key(c, &k, key)) {
+#endif
             /* No Python code runs for a key: the dict is unchanged. */
             dumps_cursor_store(c, &k);
             int rc = dumps_key(c, key);

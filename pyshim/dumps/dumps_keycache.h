@@ -60,6 +60,23 @@ static inline void dumps_key_copy(dumps_ctx *c, const dumps_keyslot *slot)
     c->tape.len += 3;
 }
 
+/* Remembers key's String entry w (3 words) in its set, the newer way, for
+ * the rest of the call. key must stay alive until the write: the caller has
+ * recorded it in `borrowed` (for good, not in a leaf that may be undone). */
+static inline __attribute__((always_inline)) void dumps_keycache_put(dumps_keycache *kc, size_t at_set, PyObject *key,
+                                                                     const uint64_t *w)
+{
+    dumps_keyslot *set = &kc->slots[at_set];
+    if (kc->nfilled < DUMPS_KEYSLOTS)
+        kc->filled[kc->nfilled] = (uint16_t)at_set;
+    kc->nfilled++;
+    set[1] = set[0];
+    set[0].key = key;
+    set[0].words[0] = w[0];
+    set[0].words[1] = w[1];
+    set[0].words[2] = w[2];
+}
+
 /* An exact-str dict key (or "Dict key must be str"), through the key cache. */
 static inline int dumps_key(dumps_ctx *c, PyObject *key)
 {
@@ -81,16 +98,7 @@ static inline int dumps_key(dumps_ctx *c, PyObject *key)
     if (dumps_str(c, key) < 0)
         return -1;
     /* dumps_str appended exactly one 3-word String entry. */
-    dumps_keycache *kc = c->keys;
-    if (kc->nfilled < DUMPS_KEYSLOTS)
-        kc->filled[kc->nfilled] = (uint16_t)at_set;
-    kc->nfilled++;
-    set[1] = set[0];
-    set[0].key = key;
-    const uint64_t *w = c->tape.words + at;
-    set[0].words[0] = w[0];
-    set[0].words[1] = w[1];
-    set[0].words[2] = w[2];
+    dumps_keycache_put(c->keys, at_set, key, c->tape.words + at);
     return 0;
 }
 
