@@ -37,15 +37,27 @@ int dumps_list(dumps_ctx *c, PyObject *o)
         goto fail;
     for (; i < n; i++) {
         PyObject *v = c->owned.items[base + (size_t)i];
-#else
-    for (; i < PyList_GET_SIZE(o); i++) {
-        PyObject *v = PyList_GET_ITEM(o, i);
-#endif
         if (dumps_cursor_room(c, &k, 3) < 0)
             goto fail;
         if (dumps_cursor_member(c, &k, v) < 0)
             goto fail;
     }
+#else
+    for (; i < PyList_GET_SIZE(o); i++) {
+        PyObject *v = PyList_GET_ITEM(o, i);
+        if (dumps_cursor_room(c, &k, 3) < 0)
+            goto fail;
+        if (dumps_cursor_scalar(&k, v)) {
+            /* The items after a scalar that are of its kind, in a loop of
+             * their own (dumps_cursor_run): they run no Python code, so
+             * the list is read once for them. */
+            i += dumps_cursor_run(&k, &PyList_GET_ITEM(o, i + 1), PyList_GET_SIZE(o) - i - 1, v);
+            continue;
+        }
+        if (dumps_cursor_other(c, &k, v) < 0)
+            goto fail;
+    }
+#endif
     dumps_cursor_store(c, &k);
     dumps_close(c, at, (size_t)i);
     dumps_leave(c);
