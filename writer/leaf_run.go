@@ -31,90 +31,99 @@ const leafRunRoom = 4096
 func (e *encoder) leafRun(buf []byte, i, top int) ([]byte, int) {
 	words := e.words
 	end := min(top>>1, len(words))
-	k := backend.Kind(words[i] >> backend.KindShift) // the leaf at i's kind
+	// The tape is read through w0 at byte offsets: at below endOff, and the
+	// entry at at is a leaf of the run (end is within words; the empty
+	// container's second word is within its entry). Each leaf is written
+	// with the comma that would follow it, and the run's last comma is
+	// taken back when it ends: one store for a literal and its comma.
+	w0 := unsafe.Pointer(unsafe.SliceData(words))
+	at, endOff := uintptr(i)*8, uintptr(end)*8
+	// An entry of two words at last or beyond would end past the tape (a
+	// malformed one): indexed then, so that it panics as a bounds check.
+	last := uintptr(len(words)-1) * 8
 	for {
 		if cap(buf)-len(buf) < leafRoom {
 			buf = e.room(buf, leafRunRoom)
 		}
 		// The inner loop: d is the output length, within lim while a
-		// leaf fits; i < end and the entry at i is a leaf.
+		// leaf (and its comma) fits.
 		base := unsafe.Pointer(unsafe.SliceData(buf))
-		d, lim := len(buf), cap(buf)-leafRoom
+		d, lim := uintptr(len(buf)), uintptr(cap(buf)-leafRoom)
 		for d <= lim {
-			switch {
-			case uint(k-backend.KindNull) < 3: // null, false, true
-				lit := &literals[k-backend.KindNull]
-				store64(unsafe.Add(base, d), lit.word)
-				d += lit.len
-				i++
-			case k <= backend.KindUint: // Int, Uint
-				v := words[i+1]
-				if v < uint64(len(smallInts)) { // from the table: no digit arithmetic
-					s := smallInts[v]
-					store16(unsafe.Add(base, d), uint16(s))
-					d += int(s >> 16)
-					i += backend.NumberWords
-					break
+			h := *(*uint64)(unsafe.Add(w0, at))
+			k := h >> backend.KindShift
+			if k-uint64(backend.KindNull) < 3 { // null, false, true
+				lit := literalsComma[k-uint64(backend.KindNull)]
+				store64(unsafe.Add(base, d), lit)
+				d += uintptr(lit >> 56)
+				at += 8
+			} else if k-uint64(backend.KindInt) < 2 { // Int, Uint
+				if at >= last {
+					_ = words[at/8+1]
 				}
-				if v >= 1e8 { // a negative Int too
+				v := *(*uint64)(unsafe.Add(w0, at+8))
+				if v < uint64(len(smallIntsComma)) { // from the table: no digit arithmetic
+					s := smallIntsComma[v]
+					store32(unsafe.Add(base, d), s)
+					d += uintptr(s >> 24)
+				} else if v < 1e8 {
+					w, n := digitString(v)
+					store64(unsafe.Add(base, d), w)
+					*(*byte)(unsafe.Add(base, d+uintptr(n))) = ','
+					d += uintptr(n) + 1
+				} else { // a negative Int too
 					goto call
 				}
-				w, n := digitString(v)
-				store64(unsafe.Add(base, d), w)
-				d += n
-				i += backend.NumberWords
-			default: // an empty array or object ('[' + 2 is ']', '{' + 2 is '}')
-				open := uint16('[' + 0x20*(k-backend.KindArray))
-				store16(unsafe.Add(base, d), open|(open+2)<<8)
-				d += 2
-				i += backend.ContainerWords
+				at += 8 * backend.NumberWords
+			} else if k-uint64(backend.KindArray) < 2 && at < last &&
+				*(*uint64)(unsafe.Add(w0, at+8)) <= uint64(at/8+backend.ContainerWords) {
+				// An empty array or object ('[' + 2 is ']', '{' + 2 is '}').
+				open := uint32('[' + 0x20*(k-uint64(backend.KindArray)))
+				store32(unsafe.Add(base, d), open|(open+2)<<8|','<<16)
+				d += 3
+				at += 8 * backend.ContainerWords
+			} else { // no leaf: the run ends before it
+				return buf[:d-1], int(at / 8)
 			}
-			if i >= end {
-				return buf[:d], i
+			if at >= endOff {
+				return buf[:d-1], int(at / 8)
 			}
-			if k = backend.Kind(words[i] >> backend.KindShift); !isLeaf(k, words, i) {
-				return buf[:d], i
-			}
-			*(*byte)(unsafe.Add(base, d)) = ','
-			d++
 		}
 		buf = buf[:d]
 		continue
 	call:
 		// An int of 9 digits or more, or negative (the room is there).
 		buf = buf[:d]
-		if k == backend.KindInt {
-			buf = appendInt(buf, int64(words[i+1]))
+		if k := backend.Kind(*(*uint64)(unsafe.Add(w0, at)) >> backend.KindShift); k == backend.KindInt {
+			buf = appendInt(buf, int64(*(*uint64)(unsafe.Add(w0, at+8))))
 		} else {
-			buf = appendUint(buf, words[i+1])
-		}
-		i += backend.NumberWords
-		if i >= end {
-			return buf, i
-		}
-		if k = backend.Kind(words[i] >> backend.KindShift); !isLeaf(k, words, i) {
-			return buf, i
+			buf = appendUint(buf, *(*uint64)(unsafe.Add(w0, at+8)))
 		}
 		buf = append(buf, ',')
+		at += 8 * backend.NumberWords
+		if at >= endOff {
+			return buf[:len(buf)-1], int(at / 8)
+		}
 	}
 }
 
-// smallInts[v] is digitString(v) for v < 100: the digits' little-endian
-// word in the low 16 bits, their count above. The commonest ints of all
-// (counts, flags, small ids) then cost a load and a 2-byte store.
-var smallInts = func() (t [100]uint32) {
-	for v := range t {
-		w, n := digitString(uint64(v))
-		t[v] = uint32(w&0xffff) | uint32(n)<<16
+// literalsComma are null, false and true (in Kind order) each with a
+// comma after it, as little-endian words, their length in the top byte
+// (written too, past the comma, within leafRoom).
+var literalsComma = func() (t [3]uint64) {
+	for k, lit := range literals {
+		t[k] = lit.word | uint64(',')<<(8*lit.len) | uint64(lit.len+1)<<56
 	}
 	return t
 }()
 
-// isLeaf reports whether the entry at i, of kind k, is one that leafRun
-// writes. (Array and Object are adjacent kinds: one unsigned compare.)
-func isLeaf(k backend.Kind, words []uint64, i int) bool {
-	if uint(k-backend.KindNull) <= uint(backend.KindUint-backend.KindNull) {
-		return true
+// smallIntsComma[v] is v's digits for v < 100 and a comma, little-endian in
+// the low 3 bytes, their count in the top byte. The commonest ints of all
+// (counts, flags, small ids) then cost a load and a 4-byte store.
+var smallIntsComma = func() (t [100]uint32) {
+	for v := range t {
+		w, n := digitString(uint64(v))
+		t[v] = uint32(w&0xffff) | uint32(',')<<(8*n) | uint32(n+1)<<24
 	}
-	return uint(k-backend.KindArray) <= 1 && int(words[i+1]) <= i+backend.ContainerWords
-}
+	return t
+}()
