@@ -114,13 +114,13 @@ static inline __attribute__((always_inline)) int dumps_cursor_scalar(dumps_curso
         k->w = w + 2;
         return 1;
     }
+    /* bool by its type (it has no subclasses): one compare for both, and
+     * one fewer for what is no scalar at all (containers). */
     enum isojson_kind kind;
-    if (o == Py_None)
+    if (t == &PyBool_Type)
+        kind = o == Py_True ? ISOJSON_TRUE : ISOJSON_FALSE;
+    else if (o == Py_None)
         kind = ISOJSON_NULL;
-    else if (o == Py_True)
-        kind = ISOJSON_TRUE;
-    else if (o == Py_False)
-        kind = ISOJSON_FALSE;
     else
         return 0;
     w[0] = dumps_kind(kind);
