@@ -301,7 +301,11 @@ static inline __attribute__((always_inline)) int dumps_cursor_key(dumps_ctx *c, 
     } else {
         if (Py_TYPE(key) != &PyUnicode_Type || !dumps_cursor_ascii(k, key))
             return 0;
-        dumps_keycache_put(c->keys, at_set, key, w);
+        /* The root dict's keys occur once a call (only another dict can
+         * repeat one): not cached, which saves a message's every key the
+         * cache's bookkeeping. */
+        if (c->depth > 1)
+            dumps_keycache_put(c->keys, at_set, key, w);
         return 1;
     }
     w[0] = hit->words[0];
