@@ -445,59 +445,6 @@ static inline __attribute__((always_inline)) int dumps_cursor_slow(dumps_ctx *c,
     return rc;
 }
 
-#ifndef Py_GIL_DISABLED
-/* After a list item `first` that dumps_cursor_scalar wrote, the m items at
- * items that are of first's kind (compact ints after an int, floats after
- * a float, None and bools after either) as it writes them, as many as the
- * cursor has room for: returns their count. Lists are mostly of one kind
- * (ids, counts, flags, prices), and this loop tests each item for its kind
- * only, with no room check of 3 words, no kind dispatch and no reload of
- * the list's size and items a member. Nothing here runs Python code. */
-static inline __attribute__((always_inline)) Py_ssize_t dumps_cursor_run(dumps_cursor *k, PyObject *const *items,
-                                                                         Py_ssize_t m, PyObject *first)
-{
-    PyTypeObject *t = Py_TYPE(first);
-    uint64_t *w = k->w;
-    const uint64_t *wlim = k->wend - 2; /* room for an entry of 2 words */
-    Py_ssize_t j = 0;
-    if (t == &PyLong_Type) {
-        for (; j < m && w <= wlim; j++) {
-            PyObject *o = items[j];
-            if (Py_TYPE(o) != &PyLong_Type || !PyUnstable_Long_IsCompact((PyLongObject *)o))
-                break;
-            w[0] = dumps_kind(ISOJSON_INT);
-            w[1] = (uint64_t)(int64_t)PyUnstable_Long_CompactValue((PyLongObject *)o);
-            w += 2;
-        }
-    } else if (t == &PyFloat_Type) {
-        for (; j < m && w <= wlim; j++) {
-            PyObject *o = items[j];
-            if (Py_TYPE(o) != &PyFloat_Type)
-                break;
-            double d = PyFloat_AS_DOUBLE(o);
-            w[0] = dumps_kind(ISOJSON_FLOAT);
-            memcpy(&w[1], &d, sizeof d);
-            w += 2;
-        }
-    } else if (t != &PyUnicode_Type) { /* None, True, False */
-        for (; j < m && w <= wlim; j++) {
-            PyObject *o = items[j];
-            enum isojson_kind kind;
-            if (o == Py_None)
-                kind = ISOJSON_NULL;
-            else if (o == Py_True)
-                kind = ISOJSON_TRUE;
-            else if (o == Py_False)
-                kind = ISOJSON_FALSE;
-            else
-                break;
-            *w++ = dumps_kind(kind);
-        }
-    }
-    k->w = w;
-    return j;
-}
-#endif
 
 /* A list member that dumps_cursor_scalar did not take, at the cursor (room
  * for 3 words): a leaf array or dict, or through the context. */
