@@ -23,11 +23,12 @@ const leafRunRoom = 4096
 // below an item instead of a turn of the walk (its kind switch,
 // container-end test, room check and comma). That loop makes no call, so
 // that nothing it keeps in registers is spilled around one, and stores
-// through a pointer within the room it measured once: literals and empty
-// containers as one word, ints below 10^8 as their digit word; a larger
+// through a pointer within the room it measured once, each leaf with the
+// comma after it: a literal as one word, an int below 100 or an empty
+// container as 4 bytes, other ints below 10^8 as their digit word; a larger
 // int leaves it for the outer loop, which calls appendInt. Any other kind,
-// or the array's end, ends the run before its comma, which the walk then
-// writes.
+// or the array's end, ends the run before its comma (the last leaf's is
+// taken back), which the walk then writes.
 func (e *encoder) leafRun(buf []byte, i, top int) ([]byte, int) {
 	words := e.words
 	end := min(top>>1, len(words))

@@ -59,12 +59,6 @@ static inline __attribute__((always_inline)) int dumps_cursor_room(dumps_ctx *c,
     (dumps_kind(ISOJSON_STRING) | (uint64_t)ISOJSON_EXTERNAL << ISOJSON_STORAGE_SHIFT |                     \
      (uint64_t)ISOJSON_ASCII << ISOJSON_CLASS_SHIFT | (uint64_t)ISOJSON_UTF8 << ISOJSON_WIDTH_SHIFT)
 
-/* Writes o at the cursor when it is one of the commonest exact types and
- * needs no call: returns 1 when written, 0 when o takes the slow path (other
- * types, non-ASCII or subclassed str, big ints, a full borrowed list). The
- * caller has made room for 3 words (the most a scalar takes). Nothing here
- * can run Python code. The entries are those of dumps_str, dumps_int,
- * dumps_float and dumps_scalar. */
 /* The exact str o at the cursor when it is ASCII of at most
  * DUMPS_CURSOR_TEXT_MAX bytes and `borrowed` has room (dumps_cursor_scalar's
  * case for str, and a dict key's first occurrence): 1 when written. */
@@ -93,6 +87,12 @@ static inline __attribute__((always_inline)) int dumps_cursor_ascii(dumps_cursor
     return 1;
 }
 
+/* Writes o at the cursor when it is one of the commonest exact types and
+ * needs no call: returns 1 when written, 0 when o takes the slow path (other
+ * types, non-ASCII or subclassed str, big ints, a full borrowed list). The
+ * caller has made room for 3 words (the most a scalar takes). Nothing here
+ * can run Python code. The entries are those of dumps_str, dumps_int,
+ * dumps_float and dumps_scalar. */
 static inline __attribute__((always_inline)) int dumps_cursor_scalar(dumps_cursor *k, PyObject *o)
 {
     PyTypeObject *t = Py_TYPE(o);
@@ -446,15 +446,6 @@ static inline __attribute__((always_inline)) int dumps_cursor_slow(dumps_ctx *c,
 }
 
 
-/* A list member that dumps_cursor_scalar did not take, at the cursor (room
- * for 3 words): a leaf array or dict, or through the context. */
-static inline __attribute__((always_inline)) int dumps_cursor_other(dumps_ctx *c, dumps_cursor *k, PyObject *o)
-{
-    if (dumps_cursor_leaf(c, k, o) || dumps_cursor_leaf_dict(c, k, o))
-        return 0;
-    return dumps_cursor_slow(c, k, o);
-}
-
 /* One member of a list at the cursor, which has room for 3 words: a scalar,
  * a leaf array or dict, or through the context. 0, or -1 on error. (The dict
  * loop tries no leaf dicts: measured, the code they add to its loop costs
@@ -463,7 +454,9 @@ static inline __attribute__((always_inline)) int dumps_cursor_member(dumps_ctx *
 {
     if (dumps_cursor_scalar(k, o))
         return 0;
-    return dumps_cursor_other(c, k, o);
+    if (dumps_cursor_leaf(c, k, o) || dumps_cursor_leaf_dict(c, k, o))
+        return 0;
+    return dumps_cursor_slow(c, k, o);
 }
 
 #pragma GCC visibility pop

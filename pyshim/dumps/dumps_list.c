@@ -16,9 +16,9 @@
 
 #ifndef Py_GIL_DISABLED
 /* The m items at items that are of the kind of type t (compact ints for
- * int, floats for float, None and bools for either) as dumps_cursor_scalar
- * writes them, at *at (the tape's end at wend), as many as there is room
- * for: returns their count. Lists are mostly of one kind
+ * int, floats for float, None and bools for bool or None's type) as
+ * dumps_cursor_scalar writes them, at *at (the tape's end at wend), as many
+ * as there is room for: returns their count. Lists are mostly of one kind
  * (ids, counts, flags, prices), and this loop tests each item for its kind
  * only, with no room check of 3 words, no kind dispatch and no reload of
  * the list's size and items a member. Nothing here runs Python code. Taken
@@ -51,7 +51,7 @@ static __attribute__((noinline)) Py_ssize_t dumps_list_run(uint64_t **at, const 
             memcpy(&w[1], &d, sizeof d);
             w += 2;
         }
-    } else if (t != &PyUnicode_Type) { /* None, True, False */
+    } else { /* t is bool or None's type: None, True, False */
         for (; j < m && w <= wlim; j++) {
             PyObject *o = items[j];
             enum isojson_kind kind;
