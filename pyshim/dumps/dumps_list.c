@@ -102,8 +102,10 @@ int dumps_list(dumps_ctx *c, PyObject *o)
 #else
     /* A list whose first item is an int, a float, a bool or None: that
      * item and the ones after it of its kind in a loop of their own
-     * (dumps_list_run). */
-    if (PyList_GET_SIZE(o) > 0) {
+     * (dumps_list_run). Not for a list of under 4 items, where the call
+     * costs more than the loop saves (nested/small-containers' [1, [2,
+     * [3]]]: 42 k instructions of calls, +1.5%). */
+    if (PyList_GET_SIZE(o) >= 4) {
         PyObject *first = PyList_GET_ITEM(o, 0);
         PyTypeObject *t = Py_TYPE(first);
         if (t == &PyLong_Type || t == &PyFloat_Type || t == &PyBool_Type || first == Py_None) {
