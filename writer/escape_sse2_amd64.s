@@ -1,5 +1,21 @@
 #include "textflag.h"
 
+// ESCAPE_MASK sets R9 to the mask of the bytes of the block in X0 to escape
+// (<= 0x1f unsigned, '"', '\\'), given X4 zero and X5, X6, X7 every byte
+// 0x1f, '"', '\\'. It keeps X0 and clobbers X1-X3. x <= 0x1f unsigned when
+// the saturating x - 0x1f is 0.
+#define ESCAPE_MASK \
+	MOVO     X0, X1; \
+	PSUBUSB  X5, X1; \
+	PCMPEQB  X4, X1; \
+	MOVO     X0, X2; \
+	PCMPEQB  X6, X2; \
+	MOVO     X0, X3; \
+	PCMPEQB  X7, X3; \
+	POR      X2, X1; \
+	POR      X3, X1; \
+	PMOVMSKB X1, R9
+
 // func escapeUTF8SSE2(dst *byte, src *byte, n int, table *[256]struct{word uint64; len int}) (read, written int)
 //
 // Escapes UTF-8 text 16 bytes a step while at least 16 are left: each block
@@ -28,16 +44,7 @@ loop:
 	JGT  done
 	MOVOU (SI)(AX*1), X0
 	MOVOU X0, (DI)(BX*1)
-	// x <= 0x1f unsigned  <=>  saturating x - 0x1f == 0
-	MOVO    X0, X1
-	PSUBUSB X5, X1
-	PCMPEQB X4, X1
-	MOVO    X0, X2
-	PCMPEQB X6, X2
-	PCMPEQB X7, X0
-	POR     X2, X1
-	POR     X0, X1
-	PMOVMSKB X1, R9
+	ESCAPE_MASK
 	TESTL   R9, R9
 	JNE     escape
 	MOVQ    CX, AX
@@ -125,16 +132,7 @@ sloop:
 	MOVL $16, CX // the block's length
 	MOVOU (SI)(AX*1), X0
 	MOVOU X0, (DI)(AX*1)
-	MOVO    X0, X1
-	PSUBUSB X5, X1
-	PCMPEQB X4, X1
-	MOVO    X0, X2
-	PCMPEQB X6, X2
-	MOVO    X0, X3
-	PCMPEQB X7, X3
-	POR     X2, X1
-	POR     X3, X1
-	PMOVMSKB X1, R9
+	ESCAPE_MASK
 	TESTL   R9, R9
 	JNE     sescape
 	ADDQ    $16, AX
@@ -150,16 +148,7 @@ stail:
 	JA   sdone
 	MOVOU (SI)(AX*1), X0
 	MOVOU X0, (DI)(AX*1)
-	MOVO    X0, X1
-	PSUBUSB X5, X1
-	PCMPEQB X4, X1
-	MOVO    X0, X2
-	PCMPEQB X6, X2
-	MOVO    X0, X3
-	PCMPEQB X7, X3
-	POR     X2, X1
-	POR     X3, X1
-	PMOVMSKB X1, R9
+	ESCAPE_MASK
 	// Only the CX bytes within the string.
 	MOVL $1, R11
 	SHLL CX, R11
