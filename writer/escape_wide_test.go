@@ -18,42 +18,35 @@ var wideSpares = []int{0, escapeSlack - 1, escapeSlack, escapeSlack + 1, 64}
 func checkUTF8Wide(t *testing.T, s []byte) {
 	t.Helper()
 	want := runesReference([]byte("x"), []rune(string(s)), true)
-	for _, spare := range wideSpares {
-		room := 1 + maxEscapeLen*len(s) + spare
-		mem := make([]byte, room+32)
-		for i := range mem {
-			mem[i] = 0xa5
-		}
-		dst := mem[:1:room]
-		dst[0] = 'x'
-		if got := escapeUTF8Wide(dst, s); !bytes.Equal(got, want) {
-			t.Fatalf("escapeUTF8Wide(%q) spare %d\n got %q\nwant %q", s, spare, got, want)
-		}
-		for i, b := range mem[room:] {
-			if b != 0xa5 {
-				t.Fatalf("escapeUTF8Wide(%q) spare %d wrote %d bytes past its reservation", s, spare, i+1)
-			}
-		}
-	}
+	checkGuarded(t, "escapeUTF8Wide", escapeUTF8Wide, s, 0, want)
 	if len(s) == 0 {
 		return
 	}
 	// quotedEscapeUTF8 (text's path for escaped UTF-8), with its 2 bytes.
 	want = append(append(append([]byte("x"), '"'), want[1:]...), '"')
+	checkGuarded(t, "quotedEscapeUTF8", quotedEscapeUTF8, s, 2, want)
+}
+
+// checkGuarded calls escape(dst, s) with dst holding "x" and room for exactly
+// maxEscapeLen bytes a byte of s, extra more and each of wideSpares, and
+// fails unless it returns want and leaves the guard bytes after that room as
+// they were.
+func checkGuarded(t *testing.T, name string, escape func(dst, s []byte) []byte, s []byte, extra int, want []byte) {
+	t.Helper()
 	for _, spare := range wideSpares {
-		room := 1 + maxEscapeLen*len(s) + 2 + spare
+		room := 1 + maxEscapeLen*len(s) + extra + spare
 		mem := make([]byte, room+32)
 		for i := range mem {
 			mem[i] = 0xa5
 		}
 		dst := mem[:1:room]
 		dst[0] = 'x'
-		if got := quotedEscapeUTF8(dst, s); !bytes.Equal(got, want) {
-			t.Fatalf("quotedEscapeUTF8(%q) spare %d\n got %q\nwant %q", s, spare, got, want)
+		if got := escape(dst, s); !bytes.Equal(got, want) {
+			t.Fatalf("%s(%q) spare %d\n got %q\nwant %q", name, s, spare, got, want)
 		}
 		for i, b := range mem[room:] {
 			if b != 0xa5 {
-				t.Fatalf("quotedEscapeUTF8(%q) spare %d wrote %d bytes past its reservation", s, spare, i+1)
+				t.Fatalf("%s(%q) spare %d wrote %d bytes past its reservation", name, s, spare, i+1)
 			}
 		}
 	}
