@@ -30,6 +30,7 @@
  *   dumps_dict_check.c  its once-per-process check against PyDict_Next
  *   loads_dict.h/.c     loads: dict tables filled directly (prefix loads_)
  *   loads_dict_check.c  its once-per-process check against CPython's dicts
+ *   selfcheck_str.h     the two checks' keys, made cheaply
  *   cpython_str.h       str header reads: compact data, cached hash and UTF-8
  *   cpython_long.h      int header reads: two-digit ints
  */

@@ -3,6 +3,7 @@
  * look as CPython 3.14 makes them; until it has passed, and for good if it
  * fails, dumps reads every dict through PyDict_Next. */
 #include "dumps_dict_read.h"
+#include "selfcheck_str.h"
 
 #if DUMPS_DICT_DIRECT
 int dumps_dict_direct_ok;
@@ -53,7 +54,7 @@ static int reads_as_pydict_next(PyObject *d, int want_kind)
 static int fill(PyObject *d, int n, int holes)
 {
     for (int i = 0; i < n; i++) {
-        PyObject *k = PyUnicode_FromFormat("k%d", i), *v = PyLong_FromLong(i);
+        PyObject *k = selfcheck_numbered("k", i), *v = PyLong_FromLong(i);
         int rc = k != NULL && v != NULL ? PyDict_SetItem(d, k, v) : -1;
         Py_XDECREF(v);
         if (rc == 0 && holes && i % 3 == 1)

@@ -6,6 +6,7 @@
  * of their keys, or all up to any one position. */
 #include "loads_dict.h"
 #include "loads/loads_shapes.h"
+#include "selfcheck_str.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -207,7 +208,7 @@ static int behaves_alike(PyObject *d, PyObject *p, PyObject *const *keys, Py_ssi
         /* One more than the table has room for. */
         Py_ssize_t more = ((isojson_dict_keys *)((PyDictObject *)d)->ma_keys)->dk_usable + 1;
         for (Py_ssize_t i = 0; ok && i < more; i++) {
-            PyObject *k = PyUnicode_FromFormat("more%zd", i);
+            PyObject *k = selfcheck_numbered("more", i);
             if (k == NULL || PyDict_SetItem(d, k, k) < 0 || PyDict_SetItem(p, k, k) < 0) {
                 Py_XDECREF(k);
                 return -1;
@@ -243,7 +244,7 @@ static int check_shapes(PyObject *const *keys, PyObject *const *values, Py_ssize
     for (Py_ssize_t j = -1; rc == 1 && j < (every ? n : 0); j++) {
         for (Py_ssize_t i = 0; rc == 1 && i < n; i++) {
             int fresh = i == j || (dup > 0 && i >= dup && i % 3 == 0);
-            predicted[i] = fresh ? PyUnicode_FromFormat("fresh %zd", i) : Py_NewRef(keys[i]);
+            predicted[i] = fresh ? selfcheck_numbered("fresh ", i) : Py_NewRef(keys[i]);
             if (predicted[i] == NULL)
                 rc = -1;
         }
@@ -274,7 +275,7 @@ static PyObject *case_key(Py_ssize_t i, int variety)
     switch (variety) {
     case 0:
     case 1:
-        k = PyUnicode_FromFormat("k%zd", i);
+        k = selfcheck_numbered("k", i);
         break;
     case 2: {
         char text[32];
@@ -283,7 +284,7 @@ static PyObject *case_key(Py_ssize_t i, int variety)
         break;
     }
     default:
-        k = PyUnicode_FromFormat("a fairly long key that a key cache would not keep, number %zd", i);
+        k = selfcheck_numbered("a fairly long key that a key cache would not keep, number ", i);
     }
     if (k != NULL && variety != 1 && PyObject_Hash(k) == -1)
         Py_CLEAR(k);
