@@ -384,8 +384,11 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 				buf[l], buf[l+1] = open, open+2
 				break
 			}
+			// Stored through the pointer, in the value's room: no bounds
+			// check of l against the length (the reslice checks the
+			// capacity).
+			*(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), l)) = open
 			buf = buf[:l+1]
-			buf[l] = open
 			e.stack = append(e.stack, top)
 			top = inner<<1 | isObj
 			buf = e.room(buf, memberRoom)
@@ -418,8 +421,8 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 		for i<<1|1 >= top {
 			buf = e.room(buf, 1)
 			l := len(buf)
+			*(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), l)) = byte(']' + 0x20*(top&1))
 			buf = buf[:l+1]
-			buf[l] = byte(']' + 0x20*(top&1))
 			top = e.stack[len(e.stack)-1]
 			e.stack = e.stack[:len(e.stack)-1]
 		}
