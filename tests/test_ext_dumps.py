@@ -162,6 +162,25 @@ def test_nesting_limits_with_tuples_as_orjson(spec):
         same(lambda: isojson.dumps(doc), lambda: orjson.dumps(doc))
 
 
+def test_empty_containers_inside_leaf_lists():
+    """A list's member that is a short list or tuple of scalars and empty
+    exact lists and dicts is written in one piece by the C walk
+    (dumps_cursor_leaf_at with nest); subclasses, non-empty dicts and longer
+    lists take the general path. Same bytes as orjson, every option, each
+    shape at the root and inside a list, and at the edge of the depth limit."""
+    members = [[[]], [{}], [[], {}], [1, [], "a", {}, None], ([], {}), [[], ()], [[{}]], [[[]]],
+               [_util.MyList(), {}], [[], _util.MyDict()], [{}, {"a": 1}], [[]] * 16, [{}] * 17,
+               [[], [1, 2]], [1.5, [], True, {}, -(2**40)]]
+    docs = [[m] for m in members] + [members, [[m, m] for m in members], {"k": members}]
+    for doc in docs:
+        for option in (0, orjson.OPT_INDENT_2, OPT_SORT_KEYS, orjson.OPT_NON_STR_KEYS):
+            same(lambda: isojson.dumps(doc, option=option), lambda: orjson.dumps(doc, option=option))
+    for n in (252, 253, 254, 255):
+        for inner in ([[]], [{}], [1, {}], ([],)):
+            doc = build_nesting("L" * n, inner)
+            same(lambda: isojson.dumps(doc), lambda: orjson.dumps(doc))
+
+
 def test_tuple_nesting_hard_cap():
     """Tuples nested beyond 1024 levels raise instead of recursing on (orjson
     crashes the process on a few thousand)."""
