@@ -243,22 +243,30 @@ def _worker(i, shared, rounds, errors):
         errors.append((i, repr(e)[:500]))
 
 
+def _run_beside_mutators(mutate, mutators, work, workers, stop, errors):
+    """Starts `mutators` threads of mutate(w) and `workers` of work(i), waits for the workers, then
+    stops the mutators (stop): every thread must finish (one that does not is a deadlock) and no
+    worker may have reported an error (errors)."""
+    muts = [threading.Thread(target=mutate, args=(w,)) for w in range(mutators)]
+    works = [threading.Thread(target=work, args=(i,)) for i in range(workers)]
+    for t in muts + works:
+        t.start()
+    for t in works:
+        t.join(timeout=300)
+    stop.set()
+    for t in muts:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in works + muts), "a thread did not finish: a deadlock?"
+    assert not errors, errors[:3]
+
+
 @pytest.mark.parametrize("workers", [2, 4, 8])
 def test_threads_share_objects_that_others_mutate(workers):
     shared = _shared()
     stop = threading.Event()
     errors = []
-    mutators = [threading.Thread(target=_mutate, args=(shared, w, stop)) for w in range(2)]
-    threads = [threading.Thread(target=_worker, args=(i, shared, 60, errors)) for i in range(workers)]
-    for t in mutators + threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=300)
-    stop.set()
-    for t in mutators:
-        t.join(timeout=60)
-    assert not any(t.is_alive() for t in threads + mutators), "a thread did not finish"
-    assert not errors, errors[:3]
+    _run_beside_mutators(lambda w: _mutate(shared, w, stop), 2, lambda i: _worker(i, shared, 60, errors), workers,
+                         stop, errors)
     if FREE_THREADED:
         assert sys._is_gil_enabled() is False
 
@@ -316,6 +324,129 @@ def test_containers_are_unlocked_after_every_way_out():
                      bad_key["ok"], bad_key["x"], holder, holder[0], holder[0]["a"], circular, circular[0]])
 
 
+def _in_fresh_thread(fn):
+    """Runs fn in a new thread and returns what it returned (or raises what it raised). On 3.14t a
+    thread's dumps calls take snapshots for a while after a locked walk had to stop
+    (pyshim/dumps/dumps_ft.h); a new thread starts with the locked walk."""
+    out = []
+
+    def run():
+        try:
+            out.append((True, fn()))
+        except BaseException as e:  # re-raised in the caller
+            out.append((False, e))
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join(timeout=120)
+    assert out, "the thread did not finish"
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value
+
+
+def test_locked_walk_unlocks_whichever_way_it_ends():
+    """Each way the locked walk of 3.14t can end, each in a new thread so that the walk is tried
+    first: written whole (leaves of numbers unlocked at once, leaves with strs held to the end), a
+    leaf of numbers met twice, a dict met twice and a cycle (it stops and the call is redone), a
+    type that runs code after containers, an error raised while it holds its locks, the depth
+    limit with 254 lists locked, a big int, and a tape long enough to be written without the
+    thread state (pinned and unlocked before). Then another thread changes every container."""
+    import datetime
+
+    nums = [1, 2.5, None, True]
+    texts = {"name": "init-a", "tags": ["x", "é"], "pair": ("p", 1)}
+    whole = {"nums": nums, "texts": texts, "rows": [{"id": i, "v": [i, i]} for i in range(20)], "e": []}
+    assert _in_fresh_thread(lambda: isojson.dumps(whole)) == json.dumps(
+        whole, separators=(",", ":"), ensure_ascii=False).encode()
+    twice = [nums, nums, {"a": nums}]
+    assert _in_fresh_thread(lambda: isojson.dumps(twice)) == b'[[1,2.5,null,true],[1,2.5,null,true],{"a":[1,2.5,null,true]}]'
+    shared = {"k": "v", "more": [1, "s"]}
+    dup = [shared, {"x": shared}]
+    assert _in_fresh_thread(lambda: isojson.dumps(dup)) == b'[{"k":"v","more":[1,"s"]},{"x":{"k":"v","more":[1,"s"]}}]'
+    cycle = [[1, 2], {"a": "b"}]
+    cycle.append(cycle)
+    with pytest.raises(isojson.JSONEncodeError, match="Recursion limit reached"):
+        _in_fresh_thread(lambda: isojson.dumps(cycle))
+    late = {"list": [1, "two", {"k": "v"}], "when": datetime.date(2026, 12, 4)}
+    assert _in_fresh_thread(lambda: isojson.dumps(late)) == b'{"list":[1,"two",{"k":"v"}],"when":"2026-12-04"}'
+    bad_key = {"ok": ["a", 2], "x": {"y": [3, "z"], 1: 2}}
+    with pytest.raises(isojson.JSONEncodeError, match="Dict key must be str"):
+        _in_fresh_thread(lambda: isojson.dumps(bad_key))
+    surrogate = {"ok": [1, "a"], "s": ["\ud800"]}
+    with pytest.raises(isojson.JSONEncodeError):
+        _in_fresh_thread(lambda: isojson.dumps(surrogate))
+    deep = leaf = []
+    for _ in range(300):
+        leaf.append(["x", []])
+        leaf = leaf[0][1]
+    with pytest.raises(isojson.JSONEncodeError, match="Recursion limit reached"):
+        _in_fresh_thread(lambda: isojson.dumps(deep))
+    big = {"n": [2 ** 70, -(2 ** 80)], "s": ["t"]}
+    assert _in_fresh_thread(lambda: isojson.dumps(big)) == json.dumps(big, separators=(",", ":")).encode()
+    long_doc = {"ints": list(range(70000)), "names": ["n%d" % i for i in range(100)]}
+    assert json.loads(_in_fresh_thread(lambda: isojson.dumps(long_doc))) == long_doc
+    chain = []
+    node = deep
+    while node:
+        chain += [node, node[0], node[0][1]]
+        node = node[0][1]
+    _mutates_freely([nums, texts, texts["tags"], whole, whole["rows"], whole["rows"][3], whole["rows"][3]["v"],
+                     whole["e"], twice, twice[2], shared, shared["more"], dup, dup[1], cycle, cycle[0], cycle[1],
+                     late, late["list"], late["list"][2], bad_key, bad_key["ok"], bad_key["x"], bad_key["x"]["y"],
+                     surrogate, surrogate["ok"], surrogate["s"], big, big["n"], big["s"], long_doc,
+                     long_doc["ints"], long_doc["names"]] + chain)
+
+
+def test_dumps_beside_threads_that_lock_two_containers_at_once():
+    """Mutators that lock two containers at once (list.extend(list), dict.update(dict), slice
+    assignment from a list: CPython's two-object critical sections) on the containers being dumped
+    by other threads: the locked walk never waits for a lock while holding others, so nobody
+    deadlocks, and every output is one of the states the containers pass through."""
+    a = ["init-a"] * 8
+    b = ["init-b"] * 8
+    d1 = {f"k{i}": "init-c" for i in range(8)}
+    d2 = {f"k{i}": "init-d" for i in range(8)}
+    doc = {"a": a, "b": b, "d1": d1, "d2": d2, "both": [a, d1, b, d2]}
+    keys = sorted(d1)
+    stop = threading.Event()
+    errors = []
+
+    def mutate(who):
+        r = random.Random(who)
+        n = 0
+        while not stop.is_set():
+            n += 1
+            op = r.randrange(4)
+            if op == 0:
+                a.extend(b)
+                del a[8:]
+            elif op == 1:
+                b[:] = a
+            elif op == 2:
+                d1.update(d2)
+            else:
+                d2.update(d1)
+                d2[f"k{r.randrange(8)}"] = f"m{who}-{n}"
+
+    def dump(i):
+        try:
+            for _ in range(300):
+                out = json.loads(isojson.dumps(doc))
+                for name in ("a", "b"):
+                    # a is 16 long between its extend and its del, and b then takes all of it.
+                    assert len(out[name]) in (8, 16) and all(v.startswith("init-") for v in out[name]), out[name]
+                for name in ("d1", "d2"):
+                    assert sorted(out[name]) == keys, out[name]
+                    assert all(re.fullmatch(r"init-[cd]|m[01]-[0-9]+", v) for v in out[name].values()), out[name]
+        except BaseException as e:  # reported by the main thread
+            errors.append((i, repr(e)[:500]))
+
+    _run_beside_mutators(mutate, 2, dump, 3, stop, errors)
+    _mutates_freely([a, b, d1, d2, doc, doc["both"]])
+
+
 def test_walks_stopped_and_redone_while_others_mutate():
     """Documents that mix short records (leaves) with types that run code or take other paths (a
     date, a dict subclass, default=), dumped by 4 threads while 2 others mutate the records:
@@ -359,17 +490,7 @@ def test_walks_stopped_and_redone_while_others_mutate():
         except BaseException as e:  # reported by the main thread
             errors.append((i, repr(e)[:500]))
 
-    mutators = [threading.Thread(target=mutate, args=(w,)) for w in range(2)]
-    dumpers = [threading.Thread(target=dump, args=(i,)) for i in range(4)]
-    for t in mutators + dumpers:
-        t.start()
-    for t in dumpers:
-        t.join(timeout=300)
-    stop.set()
-    for t in mutators:
-        t.join(timeout=60)
-    assert not any(t.is_alive() for t in dumpers + mutators), "a thread did not finish"
-    assert not errors, errors[:3]
+    _run_beside_mutators(mutate, 2, dump, 4, stop, errors)
     _mutates_freely([doc, records, doc["sub"]])
 
 

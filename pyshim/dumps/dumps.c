@@ -8,6 +8,7 @@
 #include "dumps.h"
 #include "dumps_ctx.h"
 #include "dumps_write.h"
+#include "dumps_ft.h"
 
 /* ---- arguments ---- */
 
@@ -113,10 +114,36 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
     c.tape.arena_len = 0;
     c.text = 0;
 
+#ifdef Py_GIL_DISABLED
+    /* The locked walk first, unless this thread's last one ended early
+     * lately, or the options need what it cannot do (dumps_ft.h). */
+    c.locks = b->locks;
+    c.ft_abort = 0;
+    c.ft_locked = 0;
+    if (b->snapshot_calls != 0)
+        b->snapshot_calls--;
+    else if (!(opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)))
+        c.ft_locked = DUMPS_FT_WALKING;
+#endif
     PyObject *result = NULL;
-    if (dumps_value(&c, args[0]) == 0)
+    int rc = dumps_value(&c, args[0]);
+#ifdef Py_GIL_DISABLED
+    if (c.ft_abort) {
+        dumps_ft_restart(&c);
+        b->snapshot_calls = DUMPS_FT_SNAPSHOT_CALLS;
+        rc = dumps_value(&c, args[0]);
+    } else if (c.ft_locked) {
+        c.ft_locked = DUMPS_FT_WRITING;
+    }
+#endif
+    if (rc == 0)
         result = dumps_write_bytes(&c, &b->out);
 
+#ifdef Py_GIL_DISABLED
+    /* Before anything that may run Python code. */
+    dumps_ft_unlock_all(&c);
+    b->locks = c.locks;
+#endif
     /* Releasing may run finalizers, even a nested dumps: the tape is done. */
     dumps_release(&c);
     b->tape = c.tape;

@@ -49,8 +49,9 @@
  *                       and containers written in C, with no engine call
  *   dumps_escapes.h     its escape table, generated from the Go writer's
  *                       (writer/cheader_test.go checks it)
- *   dumps_ft.h/.c       free-threaded CPython: each list and dict read as one
- *                       snapshot inside its critical section
+ *   dumps_ft.h/.c       free-threaded CPython: the locked walk (each list and
+ *                       dict try-locked and held), and the snapshot walk
+ *                       (each read as one snapshot in its critical section)
  *
  * The direct read of dict tables and its self-check, the str and int header
  * reads use CPython's private layouts: they are in ../cpython/
@@ -147,6 +148,18 @@ typedef struct dumps_ctx {
      * written straight into the bytes object, at its exact size when that is
      * clean text (dumps_write.h). */
     size_t text;
+
+#ifdef Py_GIL_DISABLED
+    /* The free-threaded build's locked walk (dumps_ft.h): DUMPS_FT_WALKING
+     * while it holds every list and dict it has reached locked, in `locks`;
+     * DUMPS_FT_WRITING once the tape is whole and the locks are still held
+     * (the write may pin and unlock, dumps_ft_unlock_all); 0 for the
+     * snapshot walk. ft_abort: it met what it must not do locked, and the
+     * call is redone with snapshots. */
+    int ft_locked;
+    int ft_abort;
+    dumps_objlist locks;
+#endif
 } dumps_ctx;
 
 /* The longest ASCII str that the list and dict loops write inline; a longer

@@ -9,6 +9,7 @@
 #include "dumps.h"
 #include "dumps_ctx.h"
 #include "dumps_keycache.h"
+#include "dumps_ft.h"
 #include "cpython/dumps_dict_read.h"
 
 #include <pthread.h>
@@ -52,6 +53,9 @@ static void buffers_free(dumps_buffers *b)
     free(b->owned.items);
     free_chunks(b->scratch);
     free(b->keys);
+#ifdef Py_GIL_DISABLED
+    free(b->locks.items);
+#endif
     free(b);
 }
 
@@ -163,6 +167,14 @@ void dumps_buffers_give(dumps_buffers *b)
         b->owned.items = NULL;
         b->owned.cap = 0;
     }
+#ifdef Py_GIL_DISABLED
+    if (b->locks.cap > CACHE_MAX_OBJS) {
+        free(b->locks.items);
+        b->locks.items = NULL;
+        b->locks.cap = 0;
+    }
+    b->locks.len = 0;
+#endif
     /* Keep one scratch chunk of the standard size. */
     dumps_chunk *keep = NULL, *ch = b->scratch;
     while (ch != NULL) {
@@ -233,6 +245,11 @@ int dumps_keep_owned(dumps_ctx *c, PyObject *o)
 
 int dumps_pin(dumps_ctx *c)
 {
+#ifdef Py_GIL_DISABLED
+    /* Python code may run next: not while containers are held locked. */
+    if (c->ft_locked == DUMPS_FT_WALKING)
+        return dumps_ft_abort(c);
+#endif
     if (c->owned.len == 0 && c->borrowed.len != 0) {
         /* The common case before a write without the GIL: nothing owned
          * yet. The borrowed list becomes the owned one as it is, with a
@@ -271,6 +288,25 @@ void dumps_release(dumps_ctx *c)
     c->owned.len = 0;
     c->borrowed.len = 0;
 }
+
+#ifdef Py_GIL_DISABLED
+void dumps_ft_restart(dumps_ctx *c)
+{
+    dumps_ft_unlock_all(c);
+    c->ft_locked = 0;
+    c->ft_abort = 0;
+    /* Nothing is locked now: a finalizer may run. */
+    dumps_release(c);
+    keys_empty(c->keys);
+    c->tape.len = 0;
+    c->tape.arena_len = 0;
+    c->text = 0;
+    c->depth = 0;
+    c->default_calls = 0;
+    c->enum_values = 0;
+    c->path_pinned = 0;
+}
+#endif
 
 uint8_t *dumps_scratch(dumps_ctx *c, size_t n)
 {

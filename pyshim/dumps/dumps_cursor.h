@@ -213,8 +213,39 @@ static inline __attribute__((always_inline)) int dumps_cursor_leaf_list_ft(dumps
 }
 #endif
 
+#ifdef Py_GIL_DISABLED
+/* The end of a leaf that the locked walk wrote at the cursor from start,
+ * with o locked. A leaf that put no str into the tape (`borrowed` as at
+ * borrowed: numbers and constants, copied into the tape, and cached keys,
+ * which the dict of their first occurrence keeps) needs o no more and is
+ * unlocked now; one that did keeps o held until the write, which keeps the
+ * strs alive. 0; or -1 when it cannot be held (MemoryError, cleared: the
+ * slow path meets the same shortage), with the cursor back at start and o
+ * still locked, for the caller to unlock. */
+static inline __attribute__((always_inline)) int dumps_ft_leaf_done(dumps_ctx *c, dumps_cursor *k, PyObject *o,
+                                                                    uint64_t *start, PyObject **borrowed)
+{
+    if (k->b == borrowed) {
+        PyMutex_Unlock(&o->ob_mutex);
+        return 0;
+    }
+    if (dumps_ft_lock_room(c) < 0) {
+        PyErr_Clear();
+        k->w = start;
+        k->b = borrowed;
+        return -1;
+    }
+    dumps_ft_held(c, o);
+    return 0;
+}
+#endif
+
 /* An exact list or tuple as a leaf, at depth (the depth of its container;
  * too deep, it takes the slow path, where dumps_enter raises the error).
+ * direct, a constant of the caller's loop: 1 in the walks that read
+ * containers directly (the GIL build's, the locked walk), 0 in the snapshot
+ * walk (free-threaded build), which reads a list inside its critical
+ * section; so that each loop compiles only its own walk's code.
  * With nest (a list's member, GIL build), its members may also be empty
  * exact lists and dicts: [[]] and [{}] without a dumps_list call. Only
  * those: members that are leaves of scalars themselves ([[1, 2], [3]])
@@ -222,18 +253,26 @@ static inline __attribute__((always_inline)) int dumps_cursor_leaf_list_ft(dumps
  * the list loop cost corpus/canada +0.9% and list/int64 +0.6%) and out of
  * line (-4.9%, canada +1.9%). */
 static inline __attribute__((always_inline)) int dumps_cursor_leaf_at(const dumps_ctx *c, dumps_cursor *k, PyObject *o,
-                                                                      int depth, int nest)
+                                                                      int depth, int nest, int direct)
 {
     PyTypeObject *t = Py_TYPE(o);
     PyObject *const *items;
     Py_ssize_t n;
+#ifdef Py_GIL_DISABLED
+    int locked = 0; /* 1: o is a list that the locked walk locked here */
+#endif
     if (t == &PyList_Type) {
 #ifdef Py_GIL_DISABLED
-        return dumps_cursor_leaf_list_ft((dumps_ctx *)c, k, o, depth);
-#else
+        if (!direct)
+            return dumps_cursor_leaf_list_ft((dumps_ctx *)c, k, o, depth);
+        /* The locked walk: the list locked before it is read; a list it
+         * cannot lock takes the slow path, where dumps_list ends the walk. */
+        if (PyList_GET_SIZE(o) > DUMPS_LEAF_MAX || !dumps_ft_trylock(o))
+            return 0;
+        locked = 1;
+#endif
         items = ((PyListObject *)o)->ob_item;
         n = PyList_GET_SIZE(o);
-#endif
     } else if (t == &PyTuple_Type) {
         items = ((PyTupleObject *)o)->ob_item;
         n = PyTuple_GET_SIZE(o);
@@ -243,16 +282,17 @@ static inline __attribute__((always_inline)) int dumps_cursor_leaf_at(const dump
     uint64_t *start = k->w;
     PyObject **borrowed = k->b;
     if (n > DUMPS_LEAF_MAX || depth >= DUMPS_MAX_DEPTH || (size_t)(k->wend - start) < 2 + 3 * (size_t)n)
-        return 0;
+        goto undo;
     k->w = start + 2;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *v = items[i];
         if (dumps_cursor_scalar(k, v))
             continue;
-#ifndef Py_GIL_DISABLED
         /* An empty list or dict (Py_SIZE of an empty list, ma_used of an
          * empty dict: 0), entered at depth + 1; the room counted 3 words
-         * for it. */
+         * for it. In the locked walk, the size of a list or dict read once
+         * without its lock is that container at one instant; it is not
+         * held, as nothing in it is read. */
         PyTypeObject *vt = Py_TYPE(v);
         if (nest && depth + 1 < DUMPS_MAX_DEPTH &&
             ((vt == &PyList_Type && PyList_GET_SIZE(v) == 0) || (vt == &PyDict_Type && PyDict_GET_SIZE(v) == 0))) {
@@ -262,20 +302,30 @@ static inline __attribute__((always_inline)) int dumps_cursor_leaf_at(const dump
             w[1] = (uint64_t)(k->w - c->tape.words);
             continue;
         }
-#endif
         k->w = start;
         k->b = borrowed;
-        return 0;
+        goto undo;
     }
     start[0] = dumps_kind(ISOJSON_ARRAY) | (uint64_t)n;
     start[1] = (uint64_t)(k->w - c->tape.words);
+#ifdef Py_GIL_DISABLED
+    if (locked && dumps_ft_leaf_done((dumps_ctx *)c, k, o, start, borrowed) < 0)
+        goto undo;
+#endif
     return 1;
+undo:
+#ifdef Py_GIL_DISABLED
+    if (locked)
+        PyMutex_Unlock(&o->ob_mutex);
+#endif
+    return 0;
 }
 
 /* A member of the container being walked (depth c->depth). */
-static inline __attribute__((always_inline)) int dumps_cursor_leaf(const dumps_ctx *c, dumps_cursor *k, PyObject *o)
+static inline __attribute__((always_inline)) int dumps_cursor_leaf(const dumps_ctx *c, dumps_cursor *k, PyObject *o,
+                                                                   int direct)
 {
-    return dumps_cursor_leaf_at(c, k, o, c->depth, 0);
+    return dumps_cursor_leaf_at(c, k, o, c->depth, 0, direct);
 }
 
 /* A dict key through the key cache at the cursor: 1 when the key was cached
@@ -300,7 +350,6 @@ static inline __attribute__((always_inline)) int dumps_cursor_cached_key(const d
     return 1;
 }
 
-#ifndef Py_GIL_DISABLED
 /* A key of the dict being walked (dumps_dict's loop, not a leaf: what it
  * records in `borrowed` stays) at the cursor, which has room for 3 words:
  * from the key cache, or, at its first occurrence, an ASCII str written as
@@ -335,43 +384,66 @@ static inline __attribute__((always_inline)) int dumps_cursor_key(dumps_ctx *c, 
     k->w = w + 3;
     return 1;
 }
-#endif
 
+#if DUMPS_DICT_DIRECT
 /* An exact dict as a leaf: cached keys, members that are scalars or leaf
- * arrays. The caller has made room for 2 words. */
-static inline __attribute__((always_inline)) int dumps_cursor_leaf_dict(const dumps_ctx *c, dumps_cursor *k,
-                                                                        PyObject *o)
+ * arrays, its table read directly. The caller has made room for 2 words. In
+ * the free-threaded build's locked walk the dict is locked first and held
+ * if it is written here (the leaf arrays in it hold their own). */
+static inline __attribute__((always_inline)) int dumps_cursor_leaf_dict_direct(const dumps_ctx *c, dumps_cursor *k,
+                                                                               PyObject *o)
 {
-#if DUMPS_DICT_DIRECT && !defined(Py_GIL_DISABLED) /* free-threaded: read locked (below) */
     if (Py_TYPE(o) != &PyDict_Type || (c->opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)))
         return 0;
+    if (PyDict_GET_SIZE(o) > DUMPS_LEAF_MAX || c->depth >= DUMPS_MAX_DEPTH)
+        return 0;
+#ifdef Py_GIL_DISABLED
+    dumps_ctx *cc = (dumps_ctx *)c;
+    if (!dumps_ft_trylock(o))
+        return 0;
+    size_t locks_at = c->locks.len;
+#endif
     Py_ssize_t n = PyDict_GET_SIZE(o);
     uint64_t *start = k->w;
     PyObject **borrowed = k->b;
-    if (n > DUMPS_LEAF_MAX || c->depth >= DUMPS_MAX_DEPTH)
-        return 0;
     dumps_dict_iter it;
     dumps_dict_iter_start(&it, o);
-    if (it.entries == NULL)
-        return 0;
+    if (n > DUMPS_LEAF_MAX || it.entries == NULL)
+        goto unlock;
     k->w = start + 2;
     Py_ssize_t count = 0;
     PyObject *key, *value;
     while (dumps_dict_iter_next(&it, &key, &value)) {
         /* Room for a key and a scalar (a leaf array checks its own). */
         if (count == n || (size_t)(k->wend - k->w) < 6 || !dumps_cursor_cached_key(c, k, key) ||
-            (!dumps_cursor_scalar(k, value) && !dumps_cursor_leaf_at(c, k, value, c->depth + 1, 0)))
+            (!dumps_cursor_scalar(k, value) && !dumps_cursor_leaf_at(c, k, value, c->depth + 1, 0, 1)))
             goto undo;
         count++;
     }
     start[0] = dumps_kind(ISOJSON_OBJECT) | (uint64_t)count;
     start[1] = (uint64_t)(k->w - c->tape.words);
+#ifdef Py_GIL_DISABLED
+    if (dumps_ft_leaf_done(cc, k, o, start, borrowed) < 0)
+        goto unlock;
+#endif
     return 1;
 undo:
     k->w = start;
     k->b = borrowed;
+unlock:
+#ifdef Py_GIL_DISABLED
+    dumps_ft_unlock_to(cc, locks_at);
+    PyMutex_Unlock(&o->ob_mutex);
+#endif
     return 0;
-#elif DUMPS_DICT_DIRECT
+}
+#endif
+
+#if DUMPS_DICT_DIRECT && defined(Py_GIL_DISABLED)
+/* The snapshot walk's leaf dict. The caller has made room for 2 words. */
+static inline __attribute__((always_inline)) int dumps_cursor_leaf_dict_ft(const dumps_ctx *c, dumps_cursor *k,
+                                                                           PyObject *o)
+{
     /* The free-threaded build: the dict is read and written inside its
      * critical section (as a leaf list is, dumps_cursor_leaf_list_ft), its
      * table read directly as dumps_ft_dict reads it there. Its keys must be
@@ -413,7 +485,7 @@ undo:
             /* A tuple's strs live as long as the tuple: it is kept. */
             if (Py_TYPE(value) == &PyTuple_Type) {
                 dumps_ft_keep(cc, value);
-                if (dumps_cursor_leaf_at(c, k, value, c->depth + 1, 0)) {
+                if (dumps_cursor_leaf_at(c, k, value, c->depth + 1, 0, 0)) {
                     count++;
                     continue;
                 }
@@ -432,9 +504,22 @@ undo:
     }
     Py_END_CRITICAL_SECTION();
     return dumps_cursor_leaf_close_ft(c, k, start, borrowed, ISOJSON_OBJECT, count);
-#else
-    (void)c, (void)k, (void)o;
+}
+#endif
+
+/* An exact dict as a leaf (dumps_cursor_leaf_dict_direct, or
+ * dumps_cursor_leaf_dict_ft in the snapshot walk): 1 when written. */
+static inline __attribute__((always_inline)) int dumps_cursor_leaf_dict(const dumps_ctx *c, dumps_cursor *k,
+                                                                        PyObject *o, int direct)
+{
+#if !DUMPS_DICT_DIRECT
+    (void)c, (void)k, (void)o, (void)direct;
     return 0;
+#elif defined(Py_GIL_DISABLED)
+    return direct ? dumps_cursor_leaf_dict_direct(c, k, o) : dumps_cursor_leaf_dict_ft(c, k, o);
+#else
+    (void)direct;
+    return dumps_cursor_leaf_dict_direct(c, k, o);
 #endif
 }
 
@@ -471,11 +556,12 @@ static inline __attribute__((always_inline)) int dumps_cursor_slow(dumps_ctx *c,
  * a leaf array or dict, or through the context. 0, or -1 on error. (The dict
  * loop tries no leaf dicts: measured, the code they add to its loop costs
  * more than they save on the corpus.) */
-static inline __attribute__((always_inline)) int dumps_cursor_member(dumps_ctx *c, dumps_cursor *k, PyObject *o)
+static inline __attribute__((always_inline)) int dumps_cursor_member(dumps_ctx *c, dumps_cursor *k, PyObject *o,
+                                                                    int direct)
 {
     if (dumps_cursor_scalar(k, o))
         return 0;
-    if (dumps_cursor_leaf_at(c, k, o, c->depth, 1) || dumps_cursor_leaf_dict(c, k, o))
+    if (dumps_cursor_leaf_at(c, k, o, c->depth, 1, direct) || dumps_cursor_leaf_dict(c, k, o, direct))
         return 0;
     return dumps_cursor_slow(c, k, o);
 }

@@ -13,6 +13,40 @@
 #include "dumps_keycache.h"
 #include "dumps_ft.h"
 
+/* One member at the cursor: its key, through the key cache, then its value.
+ * direct: 1 in the walks that read the dict directly (the GIL build's, the
+ * locked walk), whose keys live until the write by `borrowed`: a key's first
+ * occurrence is written and cached by dumps_cursor_key; 0 in the snapshot
+ * walk, whose keys live by its references, where it takes dumps_key. it:
+ * the dict's iterator, read again when Python code may have changed the
+ * dict (NULL: a snapshot, or the locked walk, which runs no Python code). */
+static inline __attribute__((always_inline)) int dumps_dict_member(dumps_ctx *c, dumps_cursor *k, PyObject *key,
+                                                                   PyObject *value, int direct, dumps_dict_iter *it)
+{
+    /* A key and the widest scalar. */
+    if (dumps_cursor_room(c, k, 6) < 0)
+        return -1;
+    if (!(direct ? dumps_cursor_key(c, k, key) : dumps_cursor_cached_key(c, k, key))) {
+        /* No Python code runs for a key: the dict is unchanged. */
+        dumps_cursor_store(c, k);
+        int rc = dumps_key(c, key);
+        dumps_cursor_load(c, k);
+        if (rc < 0)
+            return -1;
+    }
+    if (dumps_cursor_scalar(k, value) || dumps_cursor_leaf(c, k, value, direct))
+        return 0;
+    if (it == NULL)
+        return dumps_cursor_slow(c, k, value);
+    uint64_t foreign = c->keys->foreign;
+    if (dumps_cursor_slow(c, k, value) < 0)
+        return -1;
+    /* Python code may have changed the dict. */
+    if (c->keys->foreign != foreign)
+        dumps_dict_iter_refresh(it);
+    return 0;
+}
+
 int dumps_dict(dumps_ctx *c, PyObject *o)
 {
     dumps_cursor k;
@@ -30,50 +64,42 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
     k.w[0] = dumps_kind(ISOJSON_OBJECT);
     k.w += 2;
 #ifdef Py_GIL_DISABLED
-    /* One snapshot of the members (dumps_ft.h), indexed as in dumps_list. */
-    (void)it;
-    dumps_cursor_store(c, &k);
-    size_t base;
-    Py_ssize_t n = dumps_ft_dict(c, o, &base);
-    dumps_cursor_load(c, &k);
-    if (n < 0)
-        goto fail;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        dumps_ft_pair(c, base, (size_t)j, &key, &value);
-#else
-    dumps_dict_iter_start(&it, o);
-    while (dumps_dict_iter_next(&it, &key, &value)) {
-#endif
-        /* A key and the widest scalar. */
-        if (dumps_cursor_room(c, &k, 6) < 0)
+    if (!c->ft_locked) {
+        /* The snapshot walk (dumps_ft.h): one snapshot of the members,
+         * indexed as in dumps_list. */
+        dumps_cursor_store(c, &k);
+        size_t base;
+        Py_ssize_t n = dumps_ft_dict(c, o, &base);
+        dumps_cursor_load(c, &k);
+        if (n < 0)
             goto fail;
-#ifdef Py_GIL_DISABLED
-        if (!dumps_cursor_cached_key(c, &k, key)) {
-#else
-        if (!dumps_cursor_key(c, &k, key)) {
-#endif
-            /* No Python code runs for a key: the dict is unchanged. */
-            dumps_cursor_store(c, &k);
-            int rc = dumps_key(c, key);
-            dumps_cursor_load(c, &k);
-            if (rc < 0)
+        for (Py_ssize_t j = 0; j < n; j++) {
+            dumps_ft_pair(c, base, (size_t)j, &key, &value);
+            count++;
+            if (dumps_dict_member(c, &k, key, value, 0, NULL) < 0)
                 goto fail;
         }
-        count++;
-        if (dumps_cursor_scalar(&k, value) || dumps_cursor_leaf(c, &k, value))
-            continue;
-#ifdef Py_GIL_DISABLED
-        if (dumps_cursor_slow(c, &k, value) < 0)
-            goto fail;
-#else
-        uint64_t foreign = c->keys->foreign;
-        if (dumps_cursor_slow(c, &k, value) < 0)
-            goto fail;
-        /* Python code may have changed the dict. */
-        if (c->keys->foreign != foreign)
-            dumps_dict_iter_refresh(&it);
-#endif
+        goto done;
     }
+    /* The locked walk: the dict held locked, then read as the GIL build
+     * reads it. */
+    if (dumps_ft_hold(c, o) < 0)
+        goto fail;
+#endif
+    dumps_dict_iter_start(&it, o);
+    while (dumps_dict_iter_next(&it, &key, &value)) {
+        count++;
+#ifdef Py_GIL_DISABLED
+        /* Nothing runs Python code in the locked walk: nothing to reread. */
+        if (dumps_dict_member(c, &k, key, value, 1, NULL) < 0)
+#else
+        if (dumps_dict_member(c, &k, key, value, 1, &it) < 0)
+#endif
+            goto fail;
+    }
+#ifdef Py_GIL_DISABLED
+done:
+#endif
     dumps_cursor_store(c, &k);
     dumps_close(c, at, count);
     dumps_leave(c);

@@ -5,6 +5,22 @@
 
 #ifdef Py_GIL_DISABLED
 
+int dumps_ft_abort(dumps_ctx *c)
+{
+    c->ft_abort = 1;
+    return -1;
+}
+
+void dumps_ft_unlock_to(dumps_ctx *c, size_t n)
+{
+    /* The last locked first. A waiter parked on one is handed it
+     * (PyMutex_Unlock's slow path). */
+    while (c->locks.len > n) {
+        PyObject *o = c->locks.items[--c->locks.len];
+        PyMutex_Unlock(&o->ob_mutex);
+    }
+}
+
 /* Room for `more` references in c->owned. */
 static int owned_room(dumps_ctx *c, size_t more)
 {
@@ -20,6 +36,9 @@ static int owned_room(dumps_ctx *c, size_t more)
  * grew meanwhile is retried. */
 Py_ssize_t dumps_ft_list(dumps_ctx *c, PyObject *o, size_t *base)
 {
+    /* A critical section may wait, which the locked walk must not. */
+    if (c->ft_locked == DUMPS_FT_WALKING)
+        return dumps_ft_abort(c);
     for (;;) {
         size_t want = (size_t)PyList_GET_SIZE(o);
         if (owned_room(c, want) < 0)
@@ -45,6 +64,8 @@ Py_ssize_t dumps_ft_list(dumps_ctx *c, PyObject *o, size_t *base)
 
 Py_ssize_t dumps_ft_dict(dumps_ctx *c, PyObject *o, size_t *base)
 {
+    if (c->ft_locked == DUMPS_FT_WALKING)
+        return dumps_ft_abort(c);
     for (;;) {
         size_t want = 2 * (size_t)PyDict_GET_SIZE(o);
         if (owned_room(c, want) < 0)

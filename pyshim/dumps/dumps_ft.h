@@ -1,5 +1,29 @@
-/* dumps on the free-threaded build (Py_GIL_DISABLED): containers read as one
- * consistent snapshot each.
+/* dumps on the free-threaded build (Py_GIL_DISABLED): two walks, the locked
+ * one first and the snapshot one when it cannot be used.
+ *
+ * The locked walk. Each list and dict is locked when the walk reaches it,
+ * with a try-lock on the mutex that CPython's own list and dict methods lock
+ * (ob_mutex, the one Py_BEGIN_CRITICAL_SECTION takes), and held until the
+ * tape is written; the walk is then the GIL build's, with no reference per
+ * member: a locked container cannot change, so what it holds lives. (A leaf
+ * that put no str into the tape, dumps_ft_leaf_done, is unlocked as soon as
+ * it is written: the tape holds copies of its numbers.) Each container is
+ * thus written as it was at one instant, as in the snapshot walk. It never
+ * waits for a lock (a contended try-lock ends it), so it cannot deadlock
+ * with threads that lock in another order; and it holds its locks only while
+ * the thread state is attached, since CPython suspends critical sections,
+ * not these, when a thread detaches (a fork or a stop of the world meanwhile
+ * would keep them locked). Anything it must not do while holding them ends
+ * it too: a type that may run Python code (everything but exact dict, list,
+ * tuple, str, int, float, bool, None and Fragment), sort_keys or
+ * non_str_keys, a container met twice that is not a leaf of numbers (its
+ * lock is taken). Ending it releases every lock and reference and the call
+ * walks again with snapshots (below), as do the thread's next
+ * DUMPS_FT_SNAPSHOT_CALLS calls. A write without the thread state (a long
+ * tape, dumps_write.c) pins what the tape points into and releases the locks
+ * first.
+ *
+ * The snapshot walk: containers read as one consistent snapshot each.
  *
  * With the GIL, nothing changes a list or dict while the walk holds it
  * except Python code the walk itself runs (default=, getattr), and the walk
@@ -24,6 +48,59 @@
 #ifdef Py_GIL_DISABLED
 
 #pragma GCC visibility push(hidden)
+
+/* ctx.ft_locked */
+#define DUMPS_FT_WALKING 1
+#define DUMPS_FT_WRITING 2
+/* The calls of a thread that take snapshots after a locked walk ended. */
+#define DUMPS_FT_SNAPSHOT_CALLS 63
+
+/* Ends the locked walk: the call is redone with snapshots. Returns -1, with
+ * no exception set, for the walk's callers to unwind. */
+int dumps_ft_abort(dumps_ctx *c);
+
+/* Releases the locks the walk holds from the n-th on. */
+void dumps_ft_unlock_to(dumps_ctx *c, size_t n);
+
+static inline __attribute__((always_inline)) void dumps_ft_unlock_all(dumps_ctx *c)
+{
+    if (c->locks.len != 0)
+        dumps_ft_unlock_to(c, 0);
+}
+
+/* The try-lock of PyMutex_Lock's own fast path (cpython/lock.h): 1 when o's
+ * mutex was free and is now this thread's. */
+static inline __attribute__((always_inline)) int dumps_ft_trylock(PyObject *o)
+{
+    uint8_t expected = _Py_UNLOCKED;
+    return _Py_atomic_compare_exchange_uint8(&o->ob_mutex._bits, &expected, _Py_LOCKED);
+}
+
+/* Room for one more held lock; 0, or -1 with MemoryError. */
+static inline __attribute__((always_inline)) int dumps_ft_lock_room(dumps_ctx *c)
+{
+    if (__builtin_expect(c->locks.len == c->locks.cap, 0))
+        return dumps_objlist_grow(&c->locks);
+    return 0;
+}
+
+/* Records o, locked by dumps_ft_trylock, as held (room made first). */
+static inline __attribute__((always_inline)) void dumps_ft_held(dumps_ctx *c, PyObject *o)
+{
+    c->locks.items[c->locks.len++] = o;
+}
+
+/* The locked walk's entry into list or dict o: locked and held until the
+ * write. 0, or -1 (the walk ends: an abort, or MemoryError). */
+static inline __attribute__((always_inline)) int dumps_ft_hold(dumps_ctx *c, PyObject *o)
+{
+    if (dumps_ft_lock_room(c) < 0)
+        return -1;
+    if (!dumps_ft_trylock(o))
+        return dumps_ft_abort(c);
+    dumps_ft_held(c, o);
+    return 0;
+}
 
 /* Appends a reference to each item of list o (exact or a subclass) to
  * c->owned, as one snapshot; *base is the index of the first. Returns the

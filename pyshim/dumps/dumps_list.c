@@ -14,7 +14,6 @@
 #include "dumps_dispatch.h"
 #include "dumps_ft.h"
 
-#ifndef Py_GIL_DISABLED
 /* The m items at items that are of the kind of type t (compact ints for
  * int, floats for float, None and bools for bool or None's type) as
  * dumps_cursor_scalar writes them, at *at (the tape's end at wend), as many
@@ -69,7 +68,6 @@ static __attribute__((noinline)) Py_ssize_t dumps_list_run(uint64_t **at, const 
     *at = w;
     return j;
 }
-#endif
 
 int dumps_list(dumps_ctx *c, PyObject *o)
 {
@@ -84,22 +82,30 @@ int dumps_list(dumps_ctx *c, PyObject *o)
     k.w[0] = dumps_kind(ISOJSON_ARRAY);
     k.w += 2;
 #ifdef Py_GIL_DISABLED
-    /* One snapshot of the items (dumps_ft.h), indexed: nested containers
-     * append to the owned list and may move it. */
-    dumps_cursor_store(c, &k);
-    size_t base;
-    Py_ssize_t n = dumps_ft_list(c, o, &base);
-    dumps_cursor_load(c, &k);
-    if (n < 0)
-        goto fail;
-    for (; i < n; i++) {
-        PyObject *v = c->owned.items[base + (size_t)i];
-        if (dumps_cursor_room(c, &k, 3) < 0)
+    if (!c->ft_locked) {
+        /* The snapshot walk (dumps_ft.h): one snapshot of the items,
+         * indexed: nested containers append to the owned list and may
+         * move it. */
+        dumps_cursor_store(c, &k);
+        size_t base;
+        Py_ssize_t n = dumps_ft_list(c, o, &base);
+        dumps_cursor_load(c, &k);
+        if (n < 0)
             goto fail;
-        if (dumps_cursor_member(c, &k, v) < 0)
-            goto fail;
+        for (; i < n; i++) {
+            PyObject *v = c->owned.items[base + (size_t)i];
+            if (dumps_cursor_room(c, &k, 3) < 0)
+                goto fail;
+            if (dumps_cursor_member(c, &k, v, 0) < 0)
+                goto fail;
+        }
+        goto done;
     }
-#else
+    /* The locked walk: the list held locked, then read as the GIL build
+     * reads it. */
+    if (dumps_ft_hold(c, o) < 0)
+        goto fail;
+#endif
     /* A list whose first item is an int, a float, a bool or None: that
      * item and the ones after it of its kind in a loop of their own
      * (dumps_list_run). Not for a list of under 4 items, where the call
@@ -118,9 +124,11 @@ int dumps_list(dumps_ctx *c, PyObject *o)
         PyObject *v = PyList_GET_ITEM(o, i);
         if (dumps_cursor_room(c, &k, 3) < 0)
             goto fail;
-        if (dumps_cursor_member(c, &k, v) < 0)
+        if (dumps_cursor_member(c, &k, v, 1) < 0)
             goto fail;
     }
+#ifdef Py_GIL_DISABLED
+done:
 #endif
     dumps_cursor_store(c, &k);
     dumps_close(c, at, (size_t)i);

@@ -10,6 +10,7 @@
  * cached in its module state; isojson never imports a module for them. */
 #include "dumps.h"
 #include "dumps_types.h"
+#include "dumps_ft.h"
 
 /* Groups of types, one per module, and the bit of st->found for each. */
 typedef struct type_source {
@@ -193,6 +194,13 @@ static int typed_value(dumps_ctx *c, PyObject *o)
 
 int dumps_typed_value(dumps_ctx *c, PyObject *o)
 {
+#ifdef Py_GIL_DISABLED
+    /* Every type from here on may run Python code (a type lookup, getattr,
+     * default=), which must not run while the locked walk holds its locks
+     * (dumps_ft.h): the call is redone with snapshots. */
+    if (c->ft_locked == DUMPS_FT_WALKING)
+        return dumps_ft_abort(c);
+#endif
     if (!lookups_pending(c->st))
         return typed_value(c, o);
     /* Keep o alive while a type lookup may run arbitrary code. */

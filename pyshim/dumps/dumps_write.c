@@ -10,6 +10,7 @@
  * member) would otherwise leave a short bytes object largely empty. */
 #include "dumps.h"
 #include "dumps_write.h"
+#include "dumps_ft.h"
 
 #include <stdatomic.h>
 
@@ -155,6 +156,11 @@ static PyObject *write_direct(dumps_ctx *c, const isojson_engine_api *engine, ui
             Py_DECREF(ob.bytes);
             return NULL;
         }
+#ifdef Py_GIL_DISABLED
+        /* The locked walk's locks must not be held without the thread
+         * state (dumps_ft.h); pinned, the tape needs them no more. */
+        dumps_ft_unlock_all(c);
+#endif
         ob.released = PyEval_SaveThread();
         rc = engine->write_into(&c->tape, NULL, 0, opts, &out, out_grow, &ob, &err);
         PyEval_RestoreThread(ob.released);
