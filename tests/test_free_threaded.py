@@ -228,7 +228,14 @@ def _worker(i, shared, rounds, errors):
             assert isojson.dumps(doc, option=isojson.OPT_SORT_KEYS | isojson.OPT_INDENT_2) == sorted_indent
             assert isojson.loads(plain) == doc, f"worker {i}: loads of its own bytes"
             opt = r.choice((0, isojson.OPT_SORT_KEYS, isojson.OPT_INDENT_2))
-            out = {name: isojson.dumps(shared[name], option=opt) for name in ("dict", "list", "nested", "records")}
+            if r.randrange(2):
+                out = {name: isojson.dumps(shared[name], option=opt) for name in ("dict", "list", "nested", "records")}
+            else:
+                # Inside a list of this thread's own: on 3.14t dumps takes its locked walk for a document
+                # the calling thread made (pyshim/dumps/dumps_ft.h), over the shared containers too.
+                mixed = json.loads(isojson.dumps([shared[name] for name in ("dict", "list", "nested", "records")],
+                                                 option=opt & ~isojson.OPT_INDENT_2))
+                out = dict(zip(("dict", "list", "nested", "records"), (json.dumps(v) for v in mixed)))
             _check_shared(out)
             try:
                 got = isojson.loads(shared["buf"])
@@ -247,8 +254,9 @@ def _run_beside_mutators(mutate, mutators, work, workers, stop, errors):
     """Starts `mutators` threads of mutate(w) and `workers` of work(i), waits for the workers, then
     stops the mutators (stop): every thread must finish (one that does not is a deadlock) and no
     worker may have reported an error (errors)."""
-    muts = [threading.Thread(target=mutate, args=(w,)) for w in range(mutators)]
-    works = [threading.Thread(target=work, args=(i,)) for i in range(workers)]
+    # Daemons: a thread left waiting for a lock fails the test instead of hanging the run at exit.
+    muts = [threading.Thread(target=mutate, args=(w,), daemon=True) for w in range(mutators)]
+    works = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(workers)]
     for t in muts + works:
         t.start()
     for t in works:
@@ -289,7 +297,7 @@ def _mutates_freely(objs, seconds=10):
                 o.pop()
         done.set()
 
-    t = threading.Thread(target=run)
+    t = threading.Thread(target=run, daemon=True)  # a hung one fails the test, not the run
     t.start()
     t.join(timeout=seconds)
     assert done.is_set(), "a container stayed locked after dumps returned"
@@ -327,7 +335,8 @@ def test_containers_are_unlocked_after_every_way_out():
 def _in_fresh_thread(fn):
     """Runs fn in a new thread and returns what it returned (or raises what it raised). On 3.14t a
     thread's dumps calls take snapshots for a while after a locked walk had to stop
-    (pyshim/dumps/dumps_ft.h); a new thread starts with the locked walk."""
+    (pyshim/dumps/dumps_ft.h); a new thread starts with the locked walk. fn must make the document's
+    root itself: the locked walk is taken for a document the calling thread made."""
     out = []
 
     def run():
@@ -336,7 +345,7 @@ def _in_fresh_thread(fn):
         except BaseException as e:  # re-raised in the caller
             out.append((False, e))
 
-    t = threading.Thread(target=run)
+    t = threading.Thread(target=run, daemon=True)  # a hung one fails the test, not the run
     t.start()
     t.join(timeout=120)
     assert out, "the thread did not finish"
@@ -344,6 +353,14 @@ def _in_fresh_thread(fn):
     if not ok:
         raise value
     return value
+
+
+def _dumps_in_fresh_thread(obj):
+    """isojson.dumps(obj) in a new thread, obj inside a list made there (the locked walk's case:
+    a root of the calling thread's own), the list's brackets taken off."""
+    out = _in_fresh_thread(lambda: isojson.dumps([obj]))
+    assert out[:1] == b"[" and out[-1:] == b"]"
+    return out[1:-1]
 
 
 def test_locked_walk_unlocks_whichever_way_it_ends():
@@ -358,35 +375,35 @@ def test_locked_walk_unlocks_whichever_way_it_ends():
     nums = [1, 2.5, None, True]
     texts = {"name": "init-a", "tags": ["x", "é"], "pair": ("p", 1)}
     whole = {"nums": nums, "texts": texts, "rows": [{"id": i, "v": [i, i]} for i in range(20)], "e": []}
-    assert _in_fresh_thread(lambda: isojson.dumps(whole)) == json.dumps(
+    assert _dumps_in_fresh_thread(whole) == json.dumps(
         whole, separators=(",", ":"), ensure_ascii=False).encode()
     twice = [nums, nums, {"a": nums}]
-    assert _in_fresh_thread(lambda: isojson.dumps(twice)) == b'[[1,2.5,null,true],[1,2.5,null,true],{"a":[1,2.5,null,true]}]'
+    assert _dumps_in_fresh_thread(twice) == b'[[1,2.5,null,true],[1,2.5,null,true],{"a":[1,2.5,null,true]}]'
     shared = {"k": "v", "more": [1, "s"]}
     dup = [shared, {"x": shared}]
-    assert _in_fresh_thread(lambda: isojson.dumps(dup)) == b'[{"k":"v","more":[1,"s"]},{"x":{"k":"v","more":[1,"s"]}}]'
+    assert _dumps_in_fresh_thread(dup) == b'[{"k":"v","more":[1,"s"]},{"x":{"k":"v","more":[1,"s"]}}]'
     cycle = [[1, 2], {"a": "b"}]
     cycle.append(cycle)
     with pytest.raises(isojson.JSONEncodeError, match="Recursion limit reached"):
-        _in_fresh_thread(lambda: isojson.dumps(cycle))
+        _dumps_in_fresh_thread(cycle)
     late = {"list": [1, "two", {"k": "v"}], "when": datetime.date(2026, 12, 4)}
-    assert _in_fresh_thread(lambda: isojson.dumps(late)) == b'{"list":[1,"two",{"k":"v"}],"when":"2026-12-04"}'
+    assert _dumps_in_fresh_thread(late) == b'{"list":[1,"two",{"k":"v"}],"when":"2026-12-04"}'
     bad_key = {"ok": ["a", 2], "x": {"y": [3, "z"], 1: 2}}
     with pytest.raises(isojson.JSONEncodeError, match="Dict key must be str"):
-        _in_fresh_thread(lambda: isojson.dumps(bad_key))
+        _dumps_in_fresh_thread(bad_key)
     surrogate = {"ok": [1, "a"], "s": ["\ud800"]}
     with pytest.raises(isojson.JSONEncodeError):
-        _in_fresh_thread(lambda: isojson.dumps(surrogate))
+        _dumps_in_fresh_thread(surrogate)
     deep = leaf = []
     for _ in range(300):
         leaf.append(["x", []])
         leaf = leaf[0][1]
     with pytest.raises(isojson.JSONEncodeError, match="Recursion limit reached"):
-        _in_fresh_thread(lambda: isojson.dumps(deep))
+        _dumps_in_fresh_thread(deep)
     big = {"n": [2 ** 70, -(2 ** 80)], "s": ["t"]}
-    assert _in_fresh_thread(lambda: isojson.dumps(big)) == json.dumps(big, separators=(",", ":")).encode()
+    assert _dumps_in_fresh_thread(big) == json.dumps(big, separators=(",", ":")).encode()
     long_doc = {"ints": list(range(70000)), "names": ["n%d" % i for i in range(100)]}
-    assert json.loads(_in_fresh_thread(lambda: isojson.dumps(long_doc))) == long_doc
+    assert json.loads(_dumps_in_fresh_thread(long_doc)) == long_doc
     chain = []
     node = deep
     while node:
@@ -433,7 +450,8 @@ def test_dumps_beside_threads_that_lock_two_containers_at_once():
     def dump(i):
         try:
             for _ in range(300):
-                out = json.loads(isojson.dumps(doc))
+                # A root of this thread's own, over the shared containers: the locked walk on 3.14t.
+                out = json.loads(isojson.dumps({"doc": doc, "i": i}))["doc"]
                 for name in ("a", "b"):
                     # a is 16 long between its extend and its del, and b then takes all of it.
                     assert len(out[name]) in (8, 16) and all(v.startswith("init-") for v in out[name]), out[name]
@@ -480,7 +498,11 @@ def test_walks_stopped_and_redone_while_others_mutate():
     def dump(i):
         try:
             for _ in range(40):
-                out = json.loads(isojson.dumps(doc, default=lambda o: "init-obj"))
+                # In a list of this thread's own half the time: the locked walk (3.14t) is tried then.
+                if i % 2:
+                    out = json.loads(isojson.dumps([doc], default=lambda o: "init-obj"))[0]
+                else:
+                    out = json.loads(isojson.dumps(doc, default=lambda o: "init-obj"))
                 assert out["when"] == "2026-12-02" and out["sub"] == {"x": "init-c"} and out["obj"] == "init-obj"
                 assert len(out["records"]) == 200
                 for rec in out["records"]:

@@ -115,14 +115,18 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
     c.text = 0;
 
 #ifdef Py_GIL_DISABLED
-    /* The locked walk first, unless this thread's last one ended early
-     * lately, or the options need what it cannot do (dumps_ft.h). */
+    /* The locked walk first (dumps_ft.h), for a document this thread made
+     * (its root's owner, as CPython's biased reference count records it):
+     * one that another thread made is likely shared, and two locked walks
+     * of one document run one after the other where snapshots run side by
+     * side. Not when this thread's last locked walk ended early lately, or
+     * when the options need what it cannot do. */
     c.locks = b->locks;
     c.ft_abort = 0;
     c.ft_locked = 0;
     if (b->snapshot_calls != 0)
         b->snapshot_calls--;
-    else if (!(opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)))
+    else if (!(opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)) && _Py_IsOwnedByCurrentThread(args[0]))
         c.ft_locked = DUMPS_FT_WALKING;
 #endif
     PyObject *result = NULL;

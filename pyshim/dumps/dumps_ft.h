@@ -1,5 +1,6 @@
 /* dumps on the free-threaded build (Py_GIL_DISABLED): two walks, the locked
- * one first and the snapshot one when it cannot be used.
+ * one first for a document the calling thread made (dumps.c), and the
+ * snapshot one for any other and when the locked one cannot be used.
  *
  * The locked walk. Each list and dict is locked when the walk reaches it,
  * with a try-lock on the mutex that CPython's own list and dict methods lock
