@@ -385,10 +385,11 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 				break
 			}
 			// Stored through the pointer, in the value's room: no bounds
-			// check of l against the length (the reslice checks the
-			// capacity).
-			*(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), l)) = open
+			// check of l against the length. After the reslice, which
+			// checks the capacity, so that a room short of the invariant
+			// panics before anything is written.
 			buf = buf[:l+1]
+			*(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), l)) = open
 			e.stack = append(e.stack, top)
 			top = inner<<1 | isObj
 			buf = e.room(buf, memberRoom)
@@ -421,8 +422,8 @@ func (e *encoder) compact(buf []byte, i int) ([]byte, int) {
 		for i<<1|1 >= top {
 			buf = e.room(buf, 1)
 			l := len(buf)
-			*(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), l)) = byte(']' + 0x20*(top&1))
 			buf = buf[:l+1]
+			*(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), l)) = byte(']' + 0x20*(top&1))
 			top = e.stack[len(e.stack)-1]
 			e.stack = e.stack[:len(e.stack)-1]
 		}
