@@ -38,6 +38,23 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 		case 't':
 			r, clean = '\t', false
 		case 'u':
+			// Four valid hex digits of a code point that is no surrogate
+			// (every escape of text written with ensure_ascii but the
+			// astral pairs) decoded here; the rest by unescapeUnicode.
+			if j+6 <= n {
+				d := src[j+2 : j+6 : j+6]
+				a, b, c, e := hexValue[d[0]], hexValue[d[1]], hexValue[d[2]], hexValue[d[3]]
+				if a|b|c|e >= 0 {
+					r = rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(e)
+					if uint32(r)-0xD800 >= 0x800 {
+						j += 6
+						if r < 0x20 || r == '"' || r == '\\' {
+							clean = false
+						}
+						goto encode
+					}
+				}
+			}
 			var err error
 			var size int
 			r, size, err = unescapeUnicode(src, j)
@@ -57,9 +74,30 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 		if r < 0x80 { // every two-byte escape: no call, no class change
 			reserveArena(t, 1)
 			arenaByte(t, byte(r))
+		} else if r < 0x10000 { // 2 or 3 bytes of UTF-8, stored in place
+			reserveArena(t, 3)
+			a := len(t.Arena)
+			if r < 0x800 {
+				t.Arena = t.Arena[:a+2]
+				u := t.Arena[a : a+2 : a+2]
+				u[0], u[1] = 0xC0|byte(r>>6), 0x80|byte(r)&0x3F
+				extra++
+			} else {
+				t.Arena = t.Arena[:a+3]
+				u := t.Arena[a : a+3 : a+3]
+				u[0], u[1], u[2] = 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F
+				extra += 2
+			}
+			class = max(class, classOf(r))
 		} else {
 			extra += appendRune(t, r) - 1
-			class = max(class, classOf(r))
+			class = backend.ClassAstral
+		}
+
+		// Another escape straight after this one (\u0416\u0438..., text
+		// written with ensure_ascii): no text between them to copy.
+		if j < n && src[j] == '\\' {
+			continue
 		}
 
 		// Copy the text up to the next special byte: plain ASCII (the
@@ -167,9 +205,18 @@ var hexValue = func() (h [256]int8) {
 	return h
 }()
 
-// hex4 reads the four hex digits at src[i:i+4] one by one, as orjson does:
-// the end of input is reported before a bad digit that would follow it.
+// hex4 reads the four hex digits at src[i:i+4]. Four valid digits (every
+// escape of valid input) are looked up at once, their values or'ed for one
+// sign test (a bad digit is -1); otherwise one by one, as orjson does: the
+// end of input is reported before a bad digit that would follow it.
 func hex4(src []byte, i int) (r rune, atEnd, bad bool) {
+	if i >= 0 && i+4 <= len(src) {
+		d := src[i : i+4 : i+4]
+		a, b, c, e := hexValue[d[0]], hexValue[d[1]], hexValue[d[2]], hexValue[d[3]]
+		if a|b|c|e >= 0 {
+			return rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(e), false, false
+		}
+	}
 	for k := i; k < i+4; k++ {
 		if k >= len(src) {
 			return 0, true, false
