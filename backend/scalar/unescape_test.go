@@ -11,6 +11,48 @@ import (
 	"github.com/isojson/isojson/conformance"
 )
 
+// checkDecodes parses doc, one JSON string, and fails unless it decodes as
+// encoding/json decodes it, with its count of characters, and passes the
+// conformance check.
+func checkDecodes(t *testing.T, tape *backend.Tape, doc string) {
+	t.Helper()
+	tape.Reset()
+	if err := (scalar.Parser{}).Parse([]byte(doc), tape); err != nil {
+		t.Fatalf("%q: %v", doc, err)
+	}
+	var want string
+	if err := json.Unmarshal([]byte(doc), &want); err != nil {
+		t.Fatalf("%q: encoding/json: %v", doc, err)
+	}
+	if got := string(tape.Bytes(0, []byte(doc))); got != want {
+		t.Fatalf("%q: decoded %q, want %q", doc, got, want)
+	}
+	if r := tape.Ref(0); r.Chars != utf8.RuneCountInString(want) {
+		t.Fatalf("%q: %d chars, want %d", doc, r.Chars, utf8.RuneCountInString(want))
+	}
+	if err := conformance.Check(tape, []byte(doc)); err != nil {
+		t.Fatalf("%q: %v", doc, err)
+	}
+}
+
+// TestUnescapeAdjacent: escapes right after one another, as ensure_ascii
+// writes text, skip the copy of the (empty) text between them, and the
+// commonest \u escapes are decoded in unescapeString's loop: every pair of
+// kinds (one- to three-byte code points in either case of hex, a surrogate
+// pair, a short escape), each followed by nothing, text or the closing quote.
+func TestUnescapeAdjacent(t *testing.T) {
+	var tape backend.Tape
+	escapes := []string{`\u0041`, `\u00e9`, `\u00E9`, `\u0416`, `\u07ff`, `\u0800`, `\u4E2D`, `\uffff`, `\ud83d\ude00`,
+		`\uD83D\uDE00`, `\u001f`, `\u0022`, `\u005c`, `\n`, `\"`, `\\`}
+	for _, a := range escapes {
+		for _, b := range escapes {
+			for _, after := range []string{"", "x", "é"} {
+				checkDecodes(t, &tape, `"`+a+b+a+after+`"`)
+			}
+		}
+	}
+}
+
 // TestUnescapeRuns: unescapeString copies the text between escapes as it
 // scans it, a 16- or 8-byte block at a time stored whole to the arena and
 // then cut back to the special byte, and the last bytes of input by a byte
@@ -20,26 +62,7 @@ import (
 // runs this with the inline SIMD scans on and off).
 func TestUnescapeRuns(t *testing.T) {
 	var tape backend.Tape
-	check := func(doc string) {
-		t.Helper()
-		tape.Reset()
-		if err := (scalar.Parser{}).Parse([]byte(doc), &tape); err != nil {
-			t.Fatalf("%q: %v", doc, err)
-		}
-		var want string
-		if err := json.Unmarshal([]byte(doc), &want); err != nil {
-			t.Fatalf("%q: encoding/json: %v", doc, err)
-		}
-		if got := string(tape.Bytes(0, []byte(doc))); got != want {
-			t.Fatalf("%q: decoded %q, want %q", doc, got, want)
-		}
-		if r := tape.Ref(0); r.Chars != utf8.RuneCountInString(want) {
-			t.Fatalf("%q: %d chars, want %d", doc, r.Chars, utf8.RuneCountInString(want))
-		}
-		if err := conformance.Check(&tape, []byte(doc)); err != nil {
-			t.Fatalf("%q: %v", doc, err)
-		}
-	}
+	check := func(doc string) { t.Helper(); checkDecodes(t, &tape, doc) }
 	const text = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	for n := 0; n <= 40; n++ {
 		run := text[:n]
