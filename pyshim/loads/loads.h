@@ -89,13 +89,38 @@ static inline __attribute__((always_inline)) PyObject *loads_str_from_utf8(const
 /* The per-interpreter key cache (isojson_state.key_cache) is set up and torn
  * down with the table of dict shapes by isojson_loads_state_init and
  * isojson_loads_state_clear (isojson.h, loads_keys.c). */
-/* A new reference to the str for key s[0:n) of class cls. */
-PyObject *loads_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls);
+/* The caches one loads call uses: the key cache (loads_keys.c) and the table
+ * of dict shapes (loads_shapes.c; NULL where dicts are not filled
+ * directly). With the GIL they are the interpreter's (module state); on the
+ * free-threaded build this thread state's, found once per call by
+ * loads_caches_begin and handed down, not looked up again per key (a
+ * thread-local of this dlopen()ed extension costs a call each time). */
+struct key_set;
+struct shape_table;
+typedef struct loads_caches {
+    struct key_set *keys;
+    struct shape_table *shapes;
+} loads_caches;
+
 #ifdef Py_GIL_DISABLED
-/* The free-threaded build's key cache is per thread state (loads_keys.c):
- * loads_build finds this thread's table once per call with this. */
-void loads_keys_begin(void);
+/* This thread state's caches, made at its first loads (loads_keys.c). */
+void loads_caches_of_thread(loads_caches *lc);
 #endif
+
+/* Fills lc with the call's caches (either may be NULL: none this call). */
+static inline void loads_caches_begin(isojson_state *st, loads_caches *lc)
+{
+#ifdef Py_GIL_DISABLED
+    (void)st;
+    loads_caches_of_thread(lc);
+#else
+    lc->keys = st->key_cache;
+    lc->shapes = st->shape_cache;
+#endif
+}
+
+/* A new reference to the str for key s[0:n) of class cls. */
+PyObject *loads_key(const loads_caches *lc, const uint8_t *s, size_t n, size_t chars, int cls);
 
 /* The tiny path's tape of src[0:n) into s->tape (loads.c, loads_tiny.h): 1,
  * or 0 when it gives up (the engine's, then). */

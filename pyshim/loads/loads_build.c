@@ -48,9 +48,9 @@ static inline const uint8_t *key_text(const isojson_tape *t, const uint8_t *inpu
 }
 
 /* The key cache's str for the key entry at e, whose text is p (key_text). */
-static inline PyObject *cached_key(isojson_state *st, const uint8_t *p, const uint64_t *e)
+static inline PyObject *cached_key(const loads_caches *lc, const uint8_t *p, const uint64_t *e)
 {
-    return loads_key(st, p, (size_t)(e[0] & ISOJSON_LEN_MASK), (size_t)e[2], (int)(e[0] >> ISOJSON_CLASS_SHIFT) & 3);
+    return loads_key(lc, p, (size_t)(e[0] & ISOJSON_LEN_MASK), (size_t)e[2], (int)(e[0] >> ISOJSON_CLASS_SHIFT) & 3);
 }
 
 /* An integer beyond 64 bits from its decimal digits, through CPython's own
@@ -94,12 +94,8 @@ static const uint8_t entry_words[16] = {
 
 PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input, size_t input_len)
 {
-#ifdef Py_GIL_DISABLED
-    loads_keys_begin();
-#if LOADS_DICT_DIRECT
-    loads_shapes_begin();
-#endif
-#endif
+    loads_caches caches;
+    loads_caches_begin(st, &caches);
     const isojson_tape *t = &s->tape;
     /* The next entry, and the tape's end: pointers rather than a base and
      * an index, so that fewer values stay live across the calls that make
@@ -350,7 +346,7 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
             loads_dict_take_indices(f->table, done->indices, done->index_bytes);
             loads_shape_matched(done);
         } else if (f->n >= 2 && f->n <= LOADS_SHAPE_MAX) {
-            done = loads_shape_offer(st, f->table, f->n);
+            done = loads_shape_offer(&caches, f->table, f->n);
             if (done != NULL)
                 loads_shape_hold(done);
         }
@@ -399,14 +395,14 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
                 key = Py_NewRef(sh->keys[0].str);
                 goto shaped_value;
             }
-            key = cached_key(st, p, e);
+            key = cached_key(&caches, p, e);
             if (key == NULL)
                 goto fail;
             /* Only if something besides the key cache and this dict holds
              * the str, as a shape would: a key seen for the first time (a
              * document of ever new keys) skips the table. */
             if (f->n >= 2 && f->n <= LOADS_SHAPE_MAX && Py_REFCNT(key) > 2 &&
-                (sh = loads_shape_find(st, key, f->n)) != NULL) {
+                (sh = loads_shape_find(&caches, key, f->n)) != NULL) {
                 f->shape = loads_shape_hold(sh);   /* its first key is this str */
                 goto shaped_value;
             }
@@ -416,7 +412,7 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
             continue;
         }
 #endif
-        key = cached_key(st, p, e);
+        key = cached_key(&caches, p, e);
         if (key == NULL)
             goto fail;
         f->key = key;
@@ -447,7 +443,7 @@ PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input,
             loads_shape_release(sh);
         }
 #endif
-        key = cached_key(st, p, e);
+        key = cached_key(&caches, p, e);
         if (key == NULL)
             goto fail;
         f->key = key;

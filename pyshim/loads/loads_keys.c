@@ -101,13 +101,12 @@ static LOADS_NOINLINE PyObject *key_miss(key_set *set, uint64_t h, const uint8_t
  * costs what it costs with the GIL. The table lives in the thread state's
  * dict (PyThreadState_GetDict) inside a capsule, which CPython clears with
  * the thread state, with it attached: the capsule's destructor releases the
- * strs then. loads_build finds it once per call (loads_keys_begin) and
- * keeps it in a thread-local for the call's keys. */
+ * strs then. loads_build finds it once per call (loads_caches_begin) and
+ * hands it to every loads_key of the call. */
 #define KEYS_CAPSULE "isojson._loads_keys"
 
 static __thread PyThreadState *thread_keys_owner;
 static __thread key_set *thread_keys;
-static __thread key_set *call_keys;
 
 static void keys_free(key_set *t)
 {
@@ -131,8 +130,6 @@ static void keys_capsule_destructor(PyObject *cap)
         thread_keys = NULL;
         thread_keys_owner = NULL;
     }
-    if (call_keys == t)
-        call_keys = NULL;
     keys_free(t);
 }
 
@@ -180,16 +177,16 @@ static key_set *keys_of_thread(void)
     return t;
 }
 
-void loads_keys_begin(void) { call_keys = keys_of_thread(); }
+void loads_caches_of_thread(loads_caches *lc)
+{
+    lc->keys = keys_of_thread();
+    lc->shapes = loads_shapes_of_thread();
+}
 #endif
 
-PyObject *loads_key(isojson_state *st, const uint8_t *s, size_t n, size_t chars, int cls)
+PyObject *loads_key(const loads_caches *lc, const uint8_t *s, size_t n, size_t chars, int cls)
 {
-#ifdef Py_GIL_DISABLED
-    key_set *t = call_keys;
-#else
-    key_set *t = st->key_cache;
-#endif
+    key_set *t = lc->keys;
     /* n - 1 wraps for n == 0: one compare for 1 <= n <= KEY_MAX. */
     if (cls != ISOJSON_ASCII || n - 1 >= KEY_MAX || t == NULL)
         return loads_str_from_utf8(s, n, chars, cls);

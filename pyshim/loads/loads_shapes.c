@@ -41,13 +41,12 @@ typedef struct shape_table {
  * (loads_keys.c), whose strs the shapes are matched against by identity:
  * in a capsule in the thread state's dict, released with it (the shapes'
  * references to key strs with it), found once per call by
- * loads_shapes_begin. A shape's plain reference count is then touched by
+ * loads_caches_begin. A shape's plain reference count is then touched by
  * one thread only. */
 #define SHAPES_CAPSULE "isojson._loads_shapes"
 
 static __thread PyThreadState *thread_shapes_owner;
 static __thread shape_table *thread_shapes;
-static __thread shape_table *call_shapes;
 
 static void table_free(shape_table *table);
 
@@ -62,8 +61,6 @@ static void shapes_capsule_destructor(PyObject *cap)
         thread_shapes = NULL;
         thread_shapes_owner = NULL;
     }
-    if (call_shapes == table)
-        call_shapes = NULL;
     table_free(table);
 }
 
@@ -111,20 +108,12 @@ static shape_table *shapes_of_thread(void)
     return table;
 }
 
-void loads_shapes_begin(void) { call_shapes = shapes_of_thread(); }
-
-static inline shape_table *table_of(isojson_state *st)
-{
-    (void)st;
-    return call_shapes;
-}
-#else
-static inline shape_table *table_of(isojson_state *st) { return st->shape_cache; }
+struct shape_table *loads_shapes_of_thread(void) { return shapes_of_thread(); }
 #endif
 
-static shape_set *set_for(isojson_state *st, const PyObject *first, Py_ssize_t n)
+static shape_set *set_for(const loads_caches *lc, const PyObject *first, Py_ssize_t n)
 {
-    shape_set *t = table_of(st)->sets;
+    shape_set *t = lc->shapes->sets;
     /* Fibonacci hashing: the top bits of the product depend on every bit
      * of the address (whose low 4 are zero) and of n. */
     uint64_t h = ((uint64_t)(uintptr_t)first + (uint64_t)n) * 0x9e3779b97f4a7c15ULL;
@@ -137,11 +126,11 @@ static inline int shape_is(const loads_shape *sh, const PyObject *first, Py_ssiz
     return sh != NULL && sh->keys[0].str == first && sh->n == n;
 }
 
-loads_shape *loads_shape_find(isojson_state *st, PyObject *first, Py_ssize_t n)
+loads_shape *loads_shape_find(const loads_caches *lc, PyObject *first, Py_ssize_t n)
 {
-    if (table_of(st) == NULL)
+    if (lc->shapes == NULL)
         return NULL;
-    shape_set *set = set_for(st, first, n);
+    shape_set *set = set_for(lc, first, n);
     if (shape_is(set->way[0], first, n))
         return set->way[0];
     if (shape_is(set->way[1], first, n))
@@ -181,9 +170,9 @@ loads_shape *loads_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n)
     return sh;
 }
 
-loads_shape *loads_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n)
+loads_shape *loads_shape_offer(const loads_caches *lc, const isojson_dict_keys *dk, Py_ssize_t n)
 {
-    shape_table *table = table_of(st);
+    shape_table *table = lc->shapes;
     if (table == NULL || loads_dict_count(dk) != n)
         return NULL;
     PyObject *first = loads_dict_entries((isojson_dict_keys *)dk)[0].key;
@@ -199,7 +188,7 @@ loads_shape *loads_shape_offer(isojson_state *st, const isojson_dict_keys *dk, P
      * the second live dict with this first key makes the shape. */
     if (Py_REFCNT(first) <= 2)
         return NULL;
-    shape_set *set = set_for(st, first, n);
+    shape_set *set = set_for(lc, first, n);
     /* The pair's own way if it has one (replaced in place), else the older
      * way's shape leaves and the newer moves there. */
     int own = shape_is(set->way[0], first, n) ? 0 : shape_is(set->way[1], first, n) ? 1 : -1;
@@ -275,5 +264,9 @@ int loads_shapes_init(isojson_state *st)
 }
 
 void loads_shapes_clear(isojson_state *st) { (void)st; }
+
+#ifdef Py_GIL_DISABLED
+struct shape_table *loads_shapes_of_thread(void) { return NULL; }
+#endif
 
 #endif

@@ -89,7 +89,7 @@ typedef struct loads_shape {
 /* The shape of a dict whose first key is `first` (the key cache's str) and
  * that has n members; NULL if there is none. Borrowed: the caller that uses
  * it takes a reference (loads_shape_hold). */
-loads_shape *loads_shape_find(isojson_state *st, PyObject *first, Py_ssize_t n);
+loads_shape *loads_shape_find(const loads_caches *lc, PyObject *first, Py_ssize_t n);
 
 static inline loads_shape *loads_shape_hold(loads_shape *sh)
 {
@@ -127,7 +127,7 @@ static inline int loads_shape_key_is(const loads_shape *sh, Py_ssize_t pos, uint
  * shape they have mismatched more dicts lately than it matched (the
  * records changed). Failures (no memory) are silent: a shape is only an
  * optimisation. Returns the shape the pair has now (borrowed), or NULL. */
-loads_shape *loads_shape_offer(isojson_state *st, const isojson_dict_keys *dk, Py_ssize_t n);
+loads_shape *loads_shape_offer(const loads_caches *lc, const isojson_dict_keys *dk, Py_ssize_t n);
 
 /* A dict did not have the keys of sh: it counts against sh. */
 static inline void loads_shape_missed(loads_shape *sh)
@@ -153,11 +153,12 @@ loads_shape *loads_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n);
 
 #endif /* LOADS_DICT_DIRECT */
 
-#if LOADS_DICT_DIRECT && defined(Py_GIL_DISABLED)
-/* The free-threaded build's table of shapes is per thread state (beside the
- * key cache, loads_keys.c): loads_build finds this thread's once per call
- * with this. */
-void loads_shapes_begin(void);
+#ifdef Py_GIL_DISABLED
+/* The free-threaded build's table of shapes for loads_caches_begin: this
+ * thread state's (beside the key cache, loads_keys.c); NULL where there is
+ * none (dicts not filled directly, or no memory). With the GIL the table is
+ * the interpreter's, isojson_state.shape_cache. */
+struct shape_table *loads_shapes_of_thread(void);
 #endif
 
 /* Module state: the table of shapes (isojson_state.shape_cache; none where
