@@ -127,7 +127,7 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
     if (b->snapshot_calls != 0)
         b->snapshot_calls--;
     else if (!(opts & (ISOJSON_OPT_SORT_KEYS | ISOJSON_OPT_NON_STR_KEYS)) && _Py_IsOwnedByCurrentThread(args[0]))
-        c.ft_locked = DUMPS_FT_WALKING;
+        c.ft_locked = 1;
 #endif
     PyObject *result = NULL;
     int rc = dumps_value(&c, args[0]);
@@ -136,8 +136,9 @@ PyObject *isojson_dumps(PyObject *module, PyObject *const *args, Py_ssize_t narg
         dumps_ft_restart(&c);
         b->snapshot_calls = DUMPS_FT_SNAPSHOT_CALLS;
         rc = dumps_value(&c, args[0]);
-    } else if (c.ft_locked) {
-        c.ft_locked = DUMPS_FT_WRITING;
+    } else {
+        /* The tape is whole: the write may pin (dumps_pin) and unlock. */
+        c.ft_locked = 0;
     }
 #endif
     if (rc == 0)

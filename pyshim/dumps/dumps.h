@@ -150,12 +150,11 @@ typedef struct dumps_ctx {
     size_t text;
 
 #ifdef Py_GIL_DISABLED
-    /* The free-threaded build's locked walk (dumps_ft.h): DUMPS_FT_WALKING
-     * while it holds every list and dict it has reached locked, in `locks`;
-     * DUMPS_FT_WRITING once the tape is whole and the locks are still held
-     * (the write may pin and unlock, dumps_ft_unlock_all); 0 for the
-     * snapshot walk. ft_abort: it met what it must not do locked, and the
-     * call is redone with snapshots. */
+    /* The free-threaded build's locked walk (dumps_ft.h). ft_locked: 1 while
+     * it runs (0 for the snapshot walk, and once the tape is whole); locks:
+     * the lists and dicts it holds locked, until the write or the pin
+     * before it releases them (dumps_ft_unlock_all). ft_abort: it met what
+     * it must not do locked, and the call is redone with snapshots. */
     int ft_locked;
     int ft_abort;
     dumps_objlist locks;

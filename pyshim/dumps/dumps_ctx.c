@@ -247,7 +247,7 @@ int dumps_pin(dumps_ctx *c)
 {
 #ifdef Py_GIL_DISABLED
     /* Python code may run next: not while containers are held locked. */
-    if (c->ft_locked == DUMPS_FT_WALKING)
+    if (c->ft_locked)
         return dumps_ft_abort(c);
 #endif
     if (c->owned.len == 0 && c->borrowed.len != 0) {

@@ -246,8 +246,9 @@ static inline __attribute__((always_inline)) int dumps_ft_leaf_done(dumps_ctx *c
  * containers directly (the GIL build's, the locked walk), 0 in the snapshot
  * walk (free-threaded build), which reads a list inside its critical
  * section; so that each loop compiles only its own walk's code.
- * With nest (a list's member, GIL build), its members may also be empty
- * exact lists and dicts: [[]] and [{}] without a dumps_list call. Only
+ * With nest (a list's member, in the walks that read directly), its
+ * members may also be empty exact lists and dicts: [[]] and [{}] without a
+ * dumps_list call. Only
  * those: members that are leaves of scalars themselves ([[1, 2], [3]])
  * were tried too, inline (nested/small-containers -7.7%, but the code in
  * the list loop cost corpus/canada +0.9% and list/int64 +0.6%) and out of

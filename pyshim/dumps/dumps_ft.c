@@ -37,7 +37,7 @@ static int owned_room(dumps_ctx *c, size_t more)
 Py_ssize_t dumps_ft_list(dumps_ctx *c, PyObject *o, size_t *base)
 {
     /* A critical section may wait, which the locked walk must not. */
-    if (c->ft_locked == DUMPS_FT_WALKING)
+    if (c->ft_locked)
         return dumps_ft_abort(c);
     for (;;) {
         size_t want = (size_t)PyList_GET_SIZE(o);
@@ -64,7 +64,7 @@ Py_ssize_t dumps_ft_list(dumps_ctx *c, PyObject *o, size_t *base)
 
 Py_ssize_t dumps_ft_dict(dumps_ctx *c, PyObject *o, size_t *base)
 {
-    if (c->ft_locked == DUMPS_FT_WALKING)
+    if (c->ft_locked)
         return dumps_ft_abort(c);
     for (;;) {
         size_t want = 2 * (size_t)PyDict_GET_SIZE(o);

@@ -50,9 +50,6 @@
 
 #pragma GCC visibility push(hidden)
 
-/* ctx.ft_locked */
-#define DUMPS_FT_WALKING 1
-#define DUMPS_FT_WRITING 2
 /* The calls of a thread that take snapshots after a locked walk ended. */
 #define DUMPS_FT_SNAPSHOT_CALLS 63
 

@@ -198,7 +198,7 @@ int dumps_typed_value(dumps_ctx *c, PyObject *o)
     /* Every type from here on may run Python code (a type lookup, getattr,
      * default=), which must not run while the locked walk holds its locks
      * (dumps_ft.h): the call is redone with snapshots. */
-    if (c->ft_locked == DUMPS_FT_WALKING)
+    if (c->ft_locked)
         return dumps_ft_abort(c);
 #endif
     if (!lookups_pending(c->st))
