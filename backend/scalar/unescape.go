@@ -42,17 +42,13 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 			// (every escape of text written with ensure_ascii but the
 			// astral pairs) decoded here; the rest by unescapeUnicode.
 			if j+6 <= n {
-				d := src[j+2 : j+6 : j+6]
-				a, b, c, e := hexValue[d[0]], hexValue[d[1]], hexValue[d[2]], hexValue[d[3]]
-				if a|b|c|e >= 0 {
-					r = rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(e)
-					if uint32(r)-0xD800 >= 0x800 {
-						j += 6
-						if r < 0x20 || r == '"' || r == '\\' {
-							clean = false
-						}
-						goto encode
+				if v, ok := hexQuad(src[j+2 : j+6 : j+6]); ok && uint32(v)-0xD800 >= 0x800 {
+					r = v
+					j += 6
+					if r < 0x20 || r == '"' || r == '\\' {
+						clean = false
 					}
+					goto encode
 				}
 			}
 			var err error
@@ -89,8 +85,9 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 				extra += 2
 			}
 			class = max(class, classOf(r))
-		} else {
-			extra += appendRune(t, r) - 1
+		} else { // a surrogate pair's code point: 4 bytes, out of line
+			arenaAstral(t, r)
+			extra += 3
 			class = backend.ClassAstral
 		}
 
@@ -205,16 +202,23 @@ var hexValue = func() (h [256]int8) {
 	return h
 }()
 
-// hex4 reads the four hex digits at src[i:i+4]. Four valid digits (every
-// escape of valid input) are looked up at once, their values or'ed for one
-// sign test (a bad digit is -1); otherwise one by one, as orjson does: the
-// end of input is reported before a bad digit that would follow it.
+// hexQuad is the value of the four hex digits d[0:4], and false if one is
+// not a hex digit: four table loads and one sign test of their or (a bad
+// digit is -1).
+func hexQuad(d []byte) (rune, bool) {
+	_ = d[3]
+	a, b, c, e := hexValue[d[0]], hexValue[d[1]], hexValue[d[2]], hexValue[d[3]]
+	return rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(e), a|b|c|e >= 0
+}
+
+// hex4 reads the four hex digits at src[i:i+4]: all at once (hexQuad) when
+// they are there and valid (every escape of valid input); otherwise one by
+// one, as orjson does: the end of input is reported before a bad digit that
+// would follow it.
 func hex4(src []byte, i int) (r rune, atEnd, bad bool) {
 	if i >= 0 && i+4 <= len(src) {
-		d := src[i : i+4 : i+4]
-		a, b, c, e := hexValue[d[0]], hexValue[d[1]], hexValue[d[2]], hexValue[d[3]]
-		if a|b|c|e >= 0 {
-			return rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(e), false, false
+		if v, ok := hexQuad(src[i : i+4 : i+4]); ok {
+			return v, false, false
 		}
 	}
 	for k := i; k < i+4; k++ {
@@ -311,21 +315,12 @@ func classOf(r rune) backend.Class {
 	return backend.ClassAstral
 }
 
-// appendRune appends r's UTF-8 encoding to the arena and returns its length.
-// r is never a surrogate (unescapeUnicode joins or rejects them).
-func appendRune(t *backend.Tape, r rune) int {
+// arenaAstral stores r, a code point beyond U+FFFF, as its 4 bytes of UTF-8
+// at the arena's end (unescapeString stores the shorter forms itself).
+func arenaAstral(t *backend.Tape, r rune) {
 	reserveArena(t, 4)
-	switch {
-	case r < 0x80:
-		t.Arena = append(t.Arena, byte(r))
-		return 1
-	case r < 0x800:
-		t.Arena = append(t.Arena, 0xC0|byte(r>>6), 0x80|byte(r)&0x3F)
-		return 2
-	case r < 0x10000:
-		t.Arena = append(t.Arena, 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
-		return 3
-	}
-	t.Arena = append(t.Arena, 0xF0|byte(r>>18), 0x80|byte(r>>12)&0x3F, 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F)
-	return 4
+	a := len(t.Arena)
+	t.Arena = t.Arena[:a+4]
+	u := t.Arena[a : a+4 : a+4]
+	u[0], u[1], u[2], u[3] = 0xF0|byte(r>>18), 0x80|byte(r>>12)&0x3F, 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F
 }
