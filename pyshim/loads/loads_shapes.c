@@ -66,7 +66,7 @@ static void shapes_capsule_destructor(PyObject *cap)
 
 /* This thread state's table, made at its first loads; NULL (no shapes for
  * this call, no exception set) when it cannot be had. */
-static shape_table *shapes_of_thread(void)
+shape_table *loads_shapes_of_thread(void)
 {
     PyThreadState *ts = PyThreadState_Get();
     if (thread_shapes_owner == ts && thread_shapes != NULL)
@@ -108,7 +108,6 @@ static shape_table *shapes_of_thread(void)
     return table;
 }
 
-struct shape_table *loads_shapes_of_thread(void) { return shapes_of_thread(); }
 #endif
 
 static shape_set *set_for(const loads_caches *lc, const PyObject *first, Py_ssize_t n)
