@@ -538,6 +538,48 @@ def test_threads_keep_their_own_key_caches():
     assert all(r == want for r in results)
 
 
+def test_key_caches_outlive_no_thread_state():
+    # On 3.14t each thread state has its own key cache and table of shapes, and the last pair found
+    # is kept per OS thread beside the thread state it belongs to. Here one OS thread takes turns
+    # between its own thread state and those of sub-interpreters, which end (their tables freed) and
+    # whose successors often get the ended one's address: each must look its own tables up again.
+    from concurrent import interpreters
+
+    main_doc = json.dumps([{f"main{j}": j, "shared": [j]} for j in range(30)]).encode()
+    main_want = json.loads(main_doc)
+    errors = []
+
+    def run():
+        try:
+            for i in range(6):
+                assert isojson.loads(main_doc) == main_want
+                # Back to back, with no loads of this thread state between them: each exec
+                # runs in a thread state of its own, made for it and ended after it.
+                for k in range(2):
+                    interp = interpreters.create()
+                    try:
+                        for n in range(3):
+                            interp.exec(textwrap.dedent(f"""
+                                import json, isojson
+                                doc = json.dumps([{{"s{i}_{k}_{n}_" + str(j): j, "shared": [j]}} for j in range(30)])
+                                for _ in range(3):
+                                    assert isojson.loads(doc) == json.loads(doc)
+                            """))
+                    finally:
+                        interp.close()
+                out = isojson.loads(main_doc)
+                assert out == main_want
+                assert all(type(k) is str for d in out for k in d)
+        except BaseException as e:
+            errors.append(repr(e)[:500])
+
+    for _ in range(2):
+        t = threading.Thread(target=run)
+        t.start()
+        t.join(timeout=300)
+    assert not errors, errors[:3]
+
+
 def test_types_looked_up_from_many_threads_at_once():
     # The cached types of dumps (datetime, UUID, Enum, dataclass marker) are filled by whichever
     # thread comes first: in a fresh interpreter, 8 threads race for them.

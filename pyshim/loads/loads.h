@@ -14,6 +14,7 @@
  *   loads_ints.h/.c    repeated ints within one call share one object
  *   loads_shapes.h/.c  the per-interpreter table of dict shapes (the keys of
  *                      repeated records, predicted)
+ *   loads_caches_ft.c  the free-threaded build's: both per thread state
  *   loads_bytes.h      inline compare, copy and hash of short byte strings
  *   loads_tiny.h       the tiny path: documents of at most 64 bytes parsed
  *                      in C into the engine's tape, no Go call (gated by
@@ -92,9 +93,9 @@ static inline __attribute__((always_inline)) PyObject *loads_str_from_utf8(const
 /* The caches one loads call uses: the key cache (loads_keys.c) and the table
  * of dict shapes (loads_shapes.c; NULL where dicts are not filled
  * directly). With the GIL they are the interpreter's (module state); on the
- * free-threaded build this thread state's, found once per call by
- * loads_caches_begin and handed down, not looked up again per key (a
- * thread-local of this dlopen()ed extension costs a call each time). */
+ * free-threaded build this thread state's (loads_caches_ft.c), found once
+ * per call and handed down, not looked up again per key, and not at all for
+ * a document that is a scalar or an empty container (loads(b"[]")). */
 struct key_set;
 struct shape_table;
 typedef struct loads_caches {
@@ -103,17 +104,37 @@ typedef struct loads_caches {
 } loads_caches;
 
 #ifdef Py_GIL_DISABLED
-/* This thread state's caches, made at its first loads (loads_keys.c). */
+/* This thread state's caches, made at its first loads (loads_caches_ft.c). */
 void loads_caches_of_thread(loads_caches *lc);
+/* Called by the destructor of either table: the kept copy is stale. */
+void loads_caches_forget(void);
+/* The table in this thread state's dict under name, made by make (freed
+ * by drop when it cannot be stored) at the first call; NULL, with no
+ * exception set, when it cannot be had. */
+void *loads_thread_table(const char *name, void *(*make)(void), void (*drop)(void *),
+                         PyCapsule_Destructor destructor);
+/* The key cache's table for loads_caches_of_thread (loads_keys.c). */
+struct key_set *loads_keys_of_thread(void);
+/* The table of shapes for it (loads_shapes.c; NULL where dicts are not
+ * filled directly). */
+struct shape_table *loads_shapes_of_thread(void);
 #endif
 
-/* Fills lc with the call's caches (either may be NULL: none this call). */
-static inline void loads_caches_begin(isojson_state *st, loads_caches *lc)
+/* Fills lc with the caches of a call whose tape starts with the entry
+ * word root (either may be NULL: none this call). */
+static inline void loads_caches_begin(isojson_state *st, loads_caches *lc, uint64_t root)
 {
 #ifdef Py_GIL_DISABLED
     (void)st;
-    loads_caches_of_thread(lc);
+    unsigned kind = (unsigned)(root >> ISOJSON_KIND_SHIFT);
+    if ((kind == ISOJSON_ARRAY || kind == ISOJSON_OBJECT) && (root & ISOJSON_PAYLOAD_MASK) != 0) {
+        loads_caches_of_thread(lc);
+    } else {
+        lc->keys = NULL;
+        lc->shapes = NULL;
+    }
 #else
+    (void)root;
     lc->keys = st->key_cache;
     lc->shapes = st->shape_cache;
 #endif

@@ -94,9 +94,9 @@ static const uint8_t entry_words[16] = {
 
 PyObject *loads_build(isojson_state *st, loads_scratch *s, const uint8_t *input, size_t input_len)
 {
-    loads_caches caches;
-    loads_caches_begin(st, &caches);
     const isojson_tape *t = &s->tape;
+    loads_caches caches;
+    loads_caches_begin(st, &caches, t->len != 0 ? t->words[0] : 0);
     /* The next entry, and the tape's end: pointers rather than a base and
      * an index, so that fewer values stay live across the calls that make
      * objects (github: fewer spills and reloads). */

@@ -98,18 +98,13 @@ static LOADS_NOINLINE PyObject *key_miss(key_set *set, uint64_t h, const uint8_t
  * atomics on every lookup, and its strs, touched by every thread, would have
  * their reference counts updated atomically from many cores; a str made by
  * this thread has its count in the thread's own (biased) field, so a hit
- * costs what it costs with the GIL. The table lives in the thread state's
- * dict (PyThreadState_GetDict) inside a capsule, which CPython clears with
- * the thread state, with it attached: the capsule's destructor releases the
- * strs then. loads_build finds it once per call (loads_caches_begin) and
- * hands it to every loads_key of the call. */
+ * costs what it costs with the GIL. It is kept as loads_caches_ft.c says,
+ * found once per call and handed to every loads_key of the call. */
 #define KEYS_CAPSULE "isojson._loads_keys"
 
-static __thread PyThreadState *thread_keys_owner;
-static __thread key_set *thread_keys;
-
-static void keys_free(key_set *t)
+static void keys_free(void *table)
 {
+    key_set *t = table;
     for (size_t i = 0; i < KEY_SETS; i++) {
         Py_XDECREF(t[i].way[0].str);
         Py_XDECREF(t[i].way[1].str);
@@ -124,63 +119,21 @@ static void keys_capsule_destructor(PyObject *cap)
         PyErr_Clear();
         return;
     }
-    /* Normally on the thread the table belongs to (its thread state being
-     * cleared as it ends): forget it there. */
-    if (thread_keys == t) {
-        thread_keys = NULL;
-        thread_keys_owner = NULL;
-    }
+    loads_caches_forget();
     keys_free(t);
 }
 
-/* This thread state's table, made at its first loads; NULL (no cache for
- * this call, with no exception set) when it cannot be had. */
-static key_set *keys_of_thread(void)
+static void *keys_make(void)
 {
-    PyThreadState *ts = PyThreadState_Get();
-    if (thread_keys_owner == ts && thread_keys != NULL)
-        return thread_keys;
-    PyObject *d = PyThreadState_GetDict();
-    if (d == NULL)
-        return NULL;
-    PyObject *cap;
-    key_set *t = NULL;
-    if (PyDict_GetItemStringRef(d, KEYS_CAPSULE, &cap) < 0) {
-        PyErr_Clear();
-        return NULL;
-    }
-    if (cap != NULL) {
-        t = PyCapsule_GetPointer(cap, KEYS_CAPSULE);
-        Py_DECREF(cap);
-        if (t == NULL)
-            PyErr_Clear();
-    } else {
-        t = aligned_alloc(64, KEY_SETS * sizeof(key_set));
-        if (t == NULL)
-            return NULL;
+    key_set *t = aligned_alloc(64, KEY_SETS * sizeof(key_set));
+    if (t != NULL)
         memset(t, 0, KEY_SETS * sizeof(key_set));
-        cap = PyCapsule_New(t, KEYS_CAPSULE, keys_capsule_destructor);
-        if (cap == NULL) {
-            free(t);
-            PyErr_Clear();
-            return NULL;
-        }
-        int rc = PyDict_SetItemString(d, KEYS_CAPSULE, cap);
-        Py_DECREF(cap);  /* on failure this frees t */
-        if (rc < 0) {
-            PyErr_Clear();
-            return NULL;
-        }
-    }
-    thread_keys_owner = ts;
-    thread_keys = t;
     return t;
 }
 
-void loads_caches_of_thread(loads_caches *lc)
+key_set *loads_keys_of_thread(void)
 {
-    lc->keys = keys_of_thread();
-    lc->shapes = loads_shapes_of_thread();
+    return loads_thread_table(KEYS_CAPSULE, keys_make, free, keys_capsule_destructor);
 }
 #endif
 

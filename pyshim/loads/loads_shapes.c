@@ -38,15 +38,10 @@ typedef struct shape_table {
 
 #ifdef Py_GIL_DISABLED
 /* The free-threaded build: one table per thread state, as the key cache
- * (loads_keys.c), whose strs the shapes are matched against by identity:
- * in a capsule in the thread state's dict, released with it (the shapes'
- * references to key strs with it), found once per call by
- * loads_caches_begin. A shape's plain reference count is then touched by
- * one thread only. */
+ * (loads_keys.c), whose strs the shapes are matched against by identity,
+ * kept as it is (loads_caches_ft.c). A shape's plain reference count is
+ * then touched by one thread only. */
 #define SHAPES_CAPSULE "isojson._loads_shapes"
-
-static __thread PyThreadState *thread_shapes_owner;
-static __thread shape_table *thread_shapes;
 
 static void table_free(shape_table *table);
 
@@ -57,57 +52,22 @@ static void shapes_capsule_destructor(PyObject *cap)
         PyErr_Clear();
         return;
     }
-    if (thread_shapes == table) {
-        thread_shapes = NULL;
-        thread_shapes_owner = NULL;
-    }
+    loads_caches_forget();
     table_free(table);
 }
 
-/* This thread state's table, made at its first loads; NULL (no shapes for
- * this call, no exception set) when it cannot be had. */
-shape_table *loads_shapes_of_thread(void)
+static void *table_make(void)
 {
-    PyThreadState *ts = PyThreadState_Get();
-    if (thread_shapes_owner == ts && thread_shapes != NULL)
-        return thread_shapes;
-    PyObject *d = PyThreadState_GetDict();
-    if (d == NULL)
-        return NULL;
-    PyObject *cap;
-    shape_table *table = NULL;
-    if (PyDict_GetItemStringRef(d, SHAPES_CAPSULE, &cap) < 0) {
-        PyErr_Clear();
-        return NULL;
-    }
-    if (cap != NULL) {
-        table = PyCapsule_GetPointer(cap, SHAPES_CAPSULE);
-        Py_DECREF(cap);
-        if (table == NULL)
-            PyErr_Clear();
-    } else {
-        table = calloc(1, sizeof(shape_table));
-        if (table == NULL)
-            return NULL;
+    shape_table *table = calloc(1, sizeof(shape_table));
+    if (table != NULL)
         table->credit = CREDIT_MAX;
-        cap = PyCapsule_New(table, SHAPES_CAPSULE, shapes_capsule_destructor);
-        if (cap == NULL) {
-            free(table);
-            PyErr_Clear();
-            return NULL;
-        }
-        int rc = PyDict_SetItemString(d, SHAPES_CAPSULE, cap);
-        Py_DECREF(cap);  /* on failure this frees the table */
-        if (rc < 0) {
-            PyErr_Clear();
-            return NULL;
-        }
-    }
-    thread_shapes_owner = ts;
-    thread_shapes = table;
     return table;
 }
 
+shape_table *loads_shapes_of_thread(void)
+{
+    return loads_thread_table(SHAPES_CAPSULE, table_make, free, shapes_capsule_destructor);
+}
 #endif
 
 static shape_set *set_for(const loads_caches *lc, const PyObject *first, Py_ssize_t n)

@@ -153,13 +153,6 @@ loads_shape *loads_shape_from_table(const isojson_dict_keys *dk, Py_ssize_t n);
 
 #endif /* LOADS_DICT_DIRECT */
 
-#ifdef Py_GIL_DISABLED
-/* The free-threaded build's table of shapes for loads_caches_begin: this
- * thread state's (beside the key cache, loads_keys.c); NULL where there is
- * none (dicts not filled directly, or no memory). With the GIL the table is
- * the interpreter's, isojson_state.shape_cache. */
-struct shape_table *loads_shapes_of_thread(void);
-#endif
 
 /* Module state: the table of shapes (isojson_state.shape_cache; none where
  * dicts are not filled directly, nor on the free-threaded build, where it is
