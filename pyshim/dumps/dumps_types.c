@@ -107,23 +107,18 @@ static void fill(isojson_dumps_state *st, const type_source *src)
 }
 
 #ifdef Py_GIL_DISABLED
-#define TYPE_SLOT(st, which) __atomic_load_n(&(st)->types[which], __ATOMIC_ACQUIRE)
 #define FOUND(st) __atomic_load_n(&(st)->found, __ATOMIC_ACQUIRE)
 #else
-#define TYPE_SLOT(st, which) ((st)->types[which])
 #define FOUND(st) ((st)->found)
 #endif
 
-PyObject *dumps_type(isojson_dumps_state *st, enum isojson_cached_type which)
+PyObject *dumps_type_find(isojson_dumps_state *st, enum isojson_cached_type which)
 {
-    PyObject *t = TYPE_SLOT(st, which);
-    if (t != NULL)
-        return t;
     const type_source *src = source_of(which);
     if (src == NULL || (FOUND(st) & src->bit))
         return NULL;
     fill(st, src);
-    return TYPE_SLOT(st, which);
+    return dumps_type_slot(st, which);
 }
 
 const char dumps_digit_pairs[201] = "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"

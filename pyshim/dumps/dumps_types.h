@@ -12,10 +12,30 @@
 /* Returned by a serializer that does not handle the object it was given. */
 #define DUMPS_NOT_MINE 1
 
+/* The cached type `which` as it is now: NULL while it has not been found.
+ * On the free-threaded build another thread may be filling it (dumps_types.c,
+ * fill): read with acquire, so that a type seen is seen whole. */
+static inline PyObject *dumps_type_slot(isojson_dumps_state *st, enum isojson_cached_type which)
+{
+#ifdef Py_GIL_DISABLED
+    return __atomic_load_n(&st->types[which], __ATOMIC_ACQUIRE);
+#else
+    return st->types[which];
+#endif
+}
+
+/* dumps_type's lookup of a type not found yet (dumps_types.c). */
+PyObject *dumps_type_find(isojson_dumps_state *st, enum isojson_cached_type which);
+
 /* The cached type `which`, looking for its module in sys.modules first when
  * it has not been found yet; NULL (no error) while that module is not
- * imported: then no instance of it can exist. */
-PyObject *dumps_type(isojson_dumps_state *st, enum isojson_cached_type which);
+ * imported: then no instance of it can exist. Inline: every value of a type
+ * without a fast path compares its type with several of these. */
+static inline PyObject *dumps_type(isojson_dumps_state *st, enum isojson_cached_type which)
+{
+    PyObject *t = dumps_type_slot(st, which);
+    return t != NULL ? t : dumps_type_find(st, which);
+}
 
 /* A datetime/date/time, UUID or Enum dict key under OPT_NON_STR_KEYS:
  * appends its String entry (0), fails (-1) or is not one (DUMPS_NOT_MINE). */
