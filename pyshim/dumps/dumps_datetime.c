@@ -56,11 +56,35 @@ static inline char *put_time(char *p, int h, int mi, int s, int us, uint32_t opt
     return p;
 }
 
+/* The cached type `which` of the datetime group. The locked walk of 3.14t
+ * (dumps_ft.h) reaches here only once its datetime type has been found, and
+ * must not look one up (a lookup may run Python code): a slot another thread
+ * is still filling reads as not found. */
+static PyObject *datetime_type(dumps_ctx *c, enum isojson_cached_type which)
+{
+#ifdef Py_GIL_DISABLED
+    if (c->ft_locked)
+        return dumps_type_slot(c->st, which);
+#endif
+    return dumps_type(c->st, which);
+}
+
 /* The offset of an aware datetime: 0 with *seconds and *negative set, or -1
  * with an exception. */
 static int utc_offset(dumps_ctx *c, PyObject *dt, PyObject *tzinfo, int *seconds, int *negative)
 {
-    /* utcoffset may be Python code that changes what is being walked. */
+    isojson_dumps_state *st = c->st;
+    PyObject *off = NULL;
+    int has;
+    if ((PyObject *)Py_TYPE(tzinfo) == datetime_type(c, ISOJSON_T_TIMEZONE)) {
+        /* datetime.timezone (a final type): its utcoffset is C that returns
+         * the timedelta it holds, so no Python code runs and nothing needs
+         * pinning; the locked walk goes on. */
+        off = PyObject_CallMethodOneArg(tzinfo, st->str_utcoffset, dt);
+        goto got;
+    }
+    /* Any other tzinfo's utcoffset may be Python code that changes what is
+     * being walked. */
     if (dumps_pin(c) < 0)
         return -1;
     Py_INCREF(tzinfo);
@@ -69,12 +93,7 @@ static int utc_offset(dumps_ctx *c, PyObject *dt, PyObject *tzinfo, int *seconds
     Py_INCREF(dt);
     if (dumps_keep_owned(c, dt) < 0)
         return -1;
-    isojson_dumps_state *st = c->st;
-    PyObject *off = NULL;
-    int has;
-    if ((PyObject *)Py_TYPE(tzinfo) == dumps_type(st, ISOJSON_T_TIMEZONE)) {
-        off = PyObject_CallMethodOneArg(tzinfo, st->str_utcoffset, dt);
-    } else if ((has = PyObject_HasAttrWithError(tzinfo, st->str_convert)) != 0) {
+    if ((has = PyObject_HasAttrWithError(tzinfo, st->str_convert)) != 0) {
         /* pendulum: the datetime's own utcoffset() */
         off = has < 0 ? NULL : PyObject_CallMethodNoArgs(dt, st->str_utcoffset);
     } else if ((has = PyObject_HasAttrWithError(tzinfo, st->str_normalize)) != 0) {
@@ -88,6 +107,7 @@ static int utc_offset(dumps_ctx *c, PyObject *dt, PyObject *tzinfo, int *seconds
     } else {
         off = PyObject_CallMethodOneArg(tzinfo, st->str_utcoffset, dt);
     }
+got:
     if (off == NULL) {
         PyObject *cause = PyErr_GetRaisedException();
         PyErr_SetString(PyExc_TypeError, MSG_TZ_LIBRARY);
@@ -103,7 +123,7 @@ static int utc_offset(dumps_ctx *c, PyObject *dt, PyObject *tzinfo, int *seconds
         Py_DECREF(off);
         return 0;
     }
-    PyObject *delta = dumps_type(c->st, ISOJSON_T_TIMEDELTA);
+    PyObject *delta = datetime_type(c, ISOJSON_T_TIMEDELTA);
     if (delta == NULL || !PyObject_TypeCheck(off, (PyTypeObject *)delta)) {
         Py_DECREF(off);
         return dumps_error(MSG_TZ_LIBRARY);
