@@ -371,6 +371,7 @@ def test_locked_walk_unlocks_whichever_way_it_ends():
     limit with 254 lists locked, a big int, and a tape long enough to be written without the
     thread state (pinned and unlocked before). Then another thread changes every container."""
     import datetime
+    import uuid
 
     nums = [1, 2.5, None, True]
     texts = {"name": "init-a", "tags": ["x", "é"], "pair": ("p", 1)}
@@ -386,8 +387,9 @@ def test_locked_walk_unlocks_whichever_way_it_ends():
     cycle.append(cycle)
     with pytest.raises(isojson.JSONEncodeError, match="Recursion limit reached"):
         _dumps_in_fresh_thread(cycle)
-    late = {"list": [1, "two", {"k": "v"}], "when": datetime.date(2026, 12, 4)}
-    assert _dumps_in_fresh_thread(late) == b'{"list":[1,"two",{"k":"v"}],"when":"2026-12-04"}'
+    late = {"list": [1, "two", {"k": "v"}], "id": uuid.UUID(int=5), "when": datetime.date(2026, 12, 4)}
+    assert _dumps_in_fresh_thread(late) == (
+        b'{"list":[1,"two",{"k":"v"}],"id":"00000000-0000-0000-0000-000000000005","when":"2026-12-04"}')
     bad_key = {"ok": ["a", 2], "x": {"y": [3, "z"], 1: 2}}
     with pytest.raises(isojson.JSONEncodeError, match="Dict key must be str"):
         _dumps_in_fresh_thread(bad_key)
@@ -414,6 +416,46 @@ def test_locked_walk_unlocks_whichever_way_it_ends():
                      late, late["list"], late["list"][2], bad_key, bad_key["ok"], bad_key["x"], bad_key["x"]["y"],
                      surrogate, surrogate["ok"], surrogate["s"], big, big["n"], big["s"], long_doc,
                      long_doc["ints"], long_doc["names"]] + chain)
+
+
+def test_locked_walk_writes_datetimes_and_stops_before_python_tzinfo():
+    """3.14t's locked walk writes datetime, date and time itself (naive, or aware with a
+    datetime.timezone, whose utcoffset is C); a tzinfo of Python's ends it before its utcoffset
+    runs. Here that utcoffset appends to the very list being dumped, which the walk holds
+    locked: were it called there, the thread would wait for itself."""
+    import datetime
+
+    tz = datetime.timezone(datetime.timedelta(hours=-5, minutes=-30))
+
+    def make():
+        return {"when": [datetime.datetime(2026, 12, 4, 23, 0, 1, 5),
+                         datetime.datetime(2026, 12, 4, 23, 0, tzinfo=datetime.timezone.utc),
+                         datetime.datetime(2026, 12, 4, 23, 0, tzinfo=tz)],
+                "d": [datetime.date(2026, 12, 4)], "t": (datetime.time(23, 0, 0, 123456),), "ids": ["a", 1]}
+
+    want = (b'{"when":["2026-12-04T23:00:01.000005","2026-12-04T23:00:00+00:00","2026-12-04T23:00:00-05:30"],'
+            b'"d":["2026-12-04"],"t":["23:00:00.123456"],"ids":["a",1]}')
+    for _ in range(3):
+        assert _in_fresh_thread(lambda: isojson.dumps(make())) == want
+    assert _in_fresh_thread(lambda: isojson.dumps(make(), option=isojson.OPT_UTC_Z)) == want.replace(b"+00:00", b"Z")
+
+    class Appending(datetime.tzinfo):
+        def __init__(self, target):
+            self.target = target
+
+        def utcoffset(self, dt):
+            self.target.append("late")
+            return datetime.timedelta(hours=1)
+
+    def hostile():
+        box = ["x", [1, 2]]
+        box.append(datetime.datetime(2026, 12, 4, tzinfo=Appending(box)))
+        return isojson.dumps({"box": box}), box
+
+    out, box = _in_fresh_thread(hostile)
+    assert out == b'{"box":["x",[1,2],"2026-12-04T00:00:00+01:00"]}'
+    assert box[3:] == ["late"]  # called once: by the walk with snapshots, not by the locked one
+    _mutates_freely([box, box[1]])
 
 
 def test_dumps_beside_threads_that_lock_two_containers_at_once():

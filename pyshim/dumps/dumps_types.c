@@ -190,11 +190,26 @@ static int typed_value(dumps_ctx *c, PyObject *o)
 int dumps_typed_value(dumps_ctx *c, PyObject *o)
 {
 #ifdef Py_GIL_DISABLED
-    /* Every type from here on may run Python code (a type lookup, getattr,
+    /* Most types from here on may run Python code (a type lookup, getattr,
      * default=), which must not run while the locked walk holds its locks
-     * (dumps_ft.h): the call is redone with snapshots. */
-    if (c->ft_locked)
+     * (dumps_ft.h): the call is redone with snapshots. datetime, date and
+     * time are the exception once their types have been looked up (a slot
+     * still empty matches no type, and is not filled here): immutable, and
+     * formatted from their fields by C alone (an aware datetime's utcoffset
+     * pins first, dumps_pin, which ends the walk there). */
+    if (c->ft_locked) {
+        isojson_dumps_state *st = c->st;
+        PyObject *t = (PyObject *)Py_TYPE(o);
+        if (!(c->opts & ISOJSON_OPT_PASSTHROUGH_DATETIME)) {
+            if (t == dumps_type_slot(st, ISOJSON_T_DATETIME))
+                return dumps_datetime(c, o, ISOJSON_T_DATETIME, 0);
+            if (t == dumps_type_slot(st, ISOJSON_T_DATE))
+                return dumps_datetime(c, o, ISOJSON_T_DATE, 0);
+            if (t == dumps_type_slot(st, ISOJSON_T_TIME))
+                return dumps_datetime(c, o, ISOJSON_T_TIME, 0);
+        }
         return dumps_ft_abort(c);
+    }
 #endif
     if (!lookups_pending(c->st))
         return typed_value(c, o);
