@@ -46,7 +46,8 @@ help:
 	@sed -n '3,11p' Makefile | sed 's/^# *//'
 	@echo
 	@echo 'Parts: build, wheel, sdist, notices, py-env, qemu, test-vet, test-go, test-cross, test-build, test-py,'
-	@echo '       test-py-writer, test-install, test-bench-py, bench-go, bench-py, bench-callgrind, clean'
+	@echo '       test-py-writer, test-install, test-bench-py, bench-go, bench-py, bench-callgrind, bench-ft,'
+	@echo '       bench-callgrind-ft (3.14t beside the GIL build, instructions per call), clean'
 	@echo 'arm64: arm64-env, build-arm64, wheel-arm64, test-arm64-wheel (and its tag check), test-arm64-quick'
 	@echo '       (a bounded part on the installed wheel), test-arm64 (the whole suite, hours under emulation)'
 	@echo 'Variants (in make test; make test-variants runs only them): test-pydbg (python3.14-dbg, C asserts),'
@@ -367,7 +368,7 @@ test-variants:
 # cp314t, its EXT_SUFFIX, the host's gcc, -Werror as every build. build-ft stages the package in
 # build/python-ft (build/python stays the GIL build's); wheel-ft compiles in the Debian 11 root as
 # `make wheel` does, with the 3.14t headers, into dist/ (cp314-cp314t-manylinux_*).
-.PHONY: py314t-env build-ft wheel-ft test-pyft bench-ft
+.PHONY: py314t-env build-ft wheel-ft test-pyft bench-ft bench-callgrind-ft
 py314t-env:
 	@echo "py314t-env: free-threaded Python at $$(scripts/py314t-env)"
 
@@ -426,6 +427,11 @@ bench-py: build
 CALLGRIND_ARGS ?=
 bench-callgrind: build
 	scripts/bench-callgrind $(if $(BENCH_ROWS),--rows '$(BENCH_ROWS)') $(CALLGRIND_ARGS)
+
+# 3.14t beside the GIL build, every row that runs on 3.14t, isojson alone: bench/results/free-threaded-callgrind.md
+# (scripts/bench-callgrind-ft; about 3 minutes).
+bench-callgrind-ft: build-ft build
+	scripts/bench-callgrind-ft $(CALLGRIND_ARGS)
 
 ## Fuzzing #################################################################################################
 

@@ -513,3 +513,27 @@ def test_callgrind_plan_resumes_after_a_measurement():
     assert [(r.name, ops) for r, ops in rest] == [("fixed/[]", ["dumps"]), ("fixed/{}", ["loads", "dumps"]),
                                                   ('fixed/{"a":1}', ["loads", "dumps"])]
     assert [(r.name, ops) for r, ops in callgrind.plan("^fixed/null$", ["dumps"])] == [("fixed/null", ["dumps"])]
+
+
+def _callgrind_results(path, date, irs):
+    rows_ = [{"row": row, "op": op, "ir": {"isojson": ir}} for (row, op), ir in irs.items()]
+    path.write_text(json.dumps({"date": date, "valgrind": "valgrind-3.19.0", "rows": rows_}))
+    return str(path)
+
+
+def test_ft_vs_gil_report_marks_rows_over_the_goal(tmp_path):
+    import ft_vs_gil
+
+    ft = _callgrind_results(tmp_path / "ft.json", "ft-date",
+                            {("fixed/null", "loads"): 373, ("corpus/github", "dumps"): 367_500,
+                             ("types/uuid-1000", "dumps"): 1_198_665, ("only/ft", "loads"): 5})
+    gil = _callgrind_results(tmp_path / "gil.json", "gil-date",
+                             {("fixed/null", "loads"): 330, ("corpus/github", "dumps"): 364_300,
+                              ("types/uuid-1000", "dumps"): 984_386})
+    text = ft_vs_gil.report(ft, gil)
+    assert "3 rows; within 1.15× of the GIL build: 2." in text
+    assert "| `fixed/null` | loads | 373 | 330 | 1.130× |" in text
+    assert "| `corpus/github` | dumps | 367.5k | 364.3k | 1.009× |" in text
+    assert "| `types/uuid-1000` | dumps | 1.20M | 984.4k | 1.218× ⚠ |" in text
+    assert "only/ft" not in text and "ft-date" in text and "gil-date" in text
+
