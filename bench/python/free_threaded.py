@@ -130,6 +130,13 @@ def measure(quick=False):
             "loads": per_call(loads, data, batch, repeats),
             "dumps": per_call(dumps, doc, batch, repeats),
         }
+        # CPython's own json in the same process: what the interpreter's build costs its own code.
+        jloads, jdumps = libs["json"]
+        jbatch = max(3, batch // 5)
+        out.setdefault("per_call_json", {})[name] = {
+            "loads": per_call(jloads, data, jbatch, repeats),
+            "dumps": per_call(jdumps, doc, jbatch, repeats),
+        }
     out["load_after"] = _load_average()
     return out
 
@@ -176,13 +183,22 @@ def report(ft, gil):
         "",
         "## Per call, one thread (µs; the minimum over repeats of a batch's mean)",
         "",
-        "| document | loads 3.14t | loads GIL | ratio | dumps 3.14t | dumps GIL | ratio |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "The json columns are CPython's own json module timed the same way in the same processes: the "
+        "ratio the two interpreter builds give code that is not isojson's (the GIL build is Debian's, "
+        "made with PGO and LTO; the 3.14t without either: docs/free-threading.md).",
+        "",
+        "| document | loads 3.14t | loads GIL | ratio | json.loads ratio | dumps 3.14t | dumps GIL | ratio "
+        "| json.dumps ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, f in ft["per_call"].items():
         g = gil["per_call"][name]
-        lines.append(f"| {name} | {f['loads'] * 1e6:,.1f} | {g['loads'] * 1e6:,.1f} | {f['loads'] / g['loads']:.2f}× | "
-                     f"{f['dumps'] * 1e6:,.1f} | {g['dumps'] * 1e6:,.1f} | {f['dumps'] / g['dumps']:.2f}× |")
+        jf, jg = ft.get("per_call_json", {}).get(name), gil.get("per_call_json", {}).get(name)
+        jl = f"{jf['loads'] / jg['loads']:.2f}×" if jf and jg else "–"
+        jd = f"{jf['dumps'] / jg['dumps']:.2f}×" if jf and jg else "–"
+        lines.append(f"| {name} | {f['loads'] * 1e6:,.1f} | {g['loads'] * 1e6:,.1f} | {f['loads'] / g['loads']:.2f}× "
+                     f"| {jl} | {f['dumps'] * 1e6:,.1f} | {g['dumps'] * 1e6:,.1f} | {f['dumps'] / g['dumps']:.2f}× "
+                     f"| {jd} |")
     lines += ["", "Instructions per call under callgrind (steady under load), and what two threads contend for in CPU "
               "time (bench/python/ft_contention.py): bench/results/free-threaded-contention.md."]
     return "\n".join(lines) + "\n"

@@ -537,3 +537,18 @@ def test_ft_vs_gil_report_marks_rows_over_the_goal(tmp_path):
     assert "| `types/uuid-1000` | dumps | 1.20M | 984.4k | 1.218× ⚠ |" in text
     assert "only/ft" not in text and "ft-date" in text and "gil-date" in text
 
+
+
+def test_free_threaded_report_sets_json_beside_isojson():
+    import free_threaded
+
+    def run(loads, jloads):
+        return {"date": "d", "python": "3.14.7 x", "cores": 2, "load_before": 0.1, "load_after": 0.2,
+                "gil_enabled": False, "per_call": {"a.json": {"loads": loads, "dumps": 1e-5}},
+                "per_call_json": {"a.json": {"loads": jloads, "dumps": 4e-5}}}
+
+    text = free_threaded.report(run(1.2e-5, 6e-5), run(1e-5, 4e-5))
+    assert "| a.json | 12.0 | 10.0 | 1.20× | 1.50× | 10.0 | 10.0 | 1.00× | 1.00× |" in text
+    old = run(1.2e-5, 6e-5)
+    del old["per_call_json"]
+    assert "| a.json | 12.0 | 10.0 | 1.20× | – |" in free_threaded.report(old, run(1e-5, 4e-5))
