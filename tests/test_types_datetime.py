@@ -200,6 +200,25 @@ def test_utcoffset_that_mutates_the_document():
     assert got["k3"] == "v" + "x" * 40 + "3"
 
 
+def test_utcoffset_that_grows_the_document():
+    """A utcoffset that adds to the list and the dict being written: they are
+    written with the members they had when their walk began, the bytes orjson
+    writes (which reads each size once)."""
+    box = ["x", [1, 2]]
+    doc = {"a": 1, "box": box}
+
+    class Growing(datetime.tzinfo):
+        def utcoffset(self, dt):
+            box.append("late")
+            doc["late"] = 2
+            return TD(hours=1)
+
+    box.append(DT(2026, 12, 4, tzinfo=Growing()))
+    doc["z"] = 3
+    assert isojson.dumps(doc) == b'{"a":1,"box":["x",[1,2],"2026-12-04T00:00:00+01:00"],"z":3}'
+    assert box[3:] == ["late"] and list(doc)[3:] == ["late"]
+
+
 def test_pytz_and_dateutil_zones():
     """The timezone libraries orjson names: pytz (localized datetimes) and
     dateutil, through their own utcoffset."""

@@ -4,8 +4,10 @@
  *
  * Keys must be exact str, as orjson requires ("Dict key must be str"), unless
  * OPT_NON_STR_KEYS turns other keys into strings (dumps_key.c). The count is
- * of members actually written: default= may mutate the dict while it is
- * walked; the walk stays memory-safe as PyDict_Next does (cpython/dumps_dict_read.h).
+ * of members actually written: default= (or a tzinfo's utcoffset) may mutate
+ * the dict while it is walked; the walk stays memory-safe as PyDict_Next does
+ * (cpython/dumps_dict_read.h), and writes no more members than the dict had
+ * when it began, as orjson and 3.14t's snapshot walk do.
  * Members go through a cursor (dumps_cursor.h): cached keys and the
  * commonest values without a call. */
 #include "dumps.h"
@@ -86,8 +88,9 @@ int dumps_dict(dumps_ctx *c, PyObject *o)
     if (dumps_ft_hold(c, o) < 0)
         goto fail;
 #endif
+    size_t n = (size_t)PyDict_GET_SIZE(o);
     dumps_dict_iter_start(&it, o);
-    while (dumps_dict_iter_next(&it, &key, &value)) {
+    while (count < n && dumps_dict_iter_next(&it, &key, &value)) {
         count++;
 #ifdef Py_GIL_DISABLED
         /* Nothing runs Python code in the locked walk: nothing to reread. */

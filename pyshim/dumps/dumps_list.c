@@ -5,10 +5,14 @@
  *
  * A list's members are written through a cursor (dumps_cursor.h): the
  * commonest scalars and short containers of them (leaves) in place, the rest
- * through the context. The size and the item array
- * are read again on every step: a slow member may run Python code (default=)
- * that shrinks the list or reallocates its items. The list itself is on the
- * context's path, so dumps_pin() keeps it alive across such code. */
+ * through the context. The items written are the ones the list had when its
+ * walk began, as in orjson (which reads the size once) and in 3.14t's
+ * snapshot walk: a member's Python code (default=, a tzinfo's utcoffset) that
+ * appends to the list does not add to its output. The size and the item
+ * array are still read again on every step: that code may also shrink the
+ * list or reallocate its items (orjson then reads freed memory). The list
+ * itself is on the context's path, so dumps_pin() keeps it alive across such
+ * code. */
 #include "dumps.h"
 #include "dumps_cursor.h"
 #include "dumps_dispatch.h"
@@ -72,7 +76,7 @@ static __attribute__((noinline)) Py_ssize_t dumps_list_run(uint64_t **at, const 
 int dumps_list(dumps_ctx *c, PyObject *o)
 {
     dumps_cursor k;
-    Py_ssize_t i = 0;
+    Py_ssize_t i = 0, n;
     if (dumps_enter(c, o, 1) < 0)
         return -1;
     dumps_cursor_load(c, &k);
@@ -106,21 +110,22 @@ int dumps_list(dumps_ctx *c, PyObject *o)
     if (dumps_ft_hold(c, o) < 0)
         goto fail;
 #endif
+    n = PyList_GET_SIZE(o);
     /* A list whose first item is an int, a float, a bool or None: that
      * item and the ones after it of its kind in a loop of their own
      * (dumps_list_run). Not for a list of under 4 items, where the call
      * costs more than the loop saves (nested/small-containers' [1, [2,
      * [3]]]: 42 k instructions of calls, +1.5%). */
-    if (PyList_GET_SIZE(o) >= 4) {
+    if (n >= 4) {
         PyObject *first = PyList_GET_ITEM(o, 0);
         PyTypeObject *t = Py_TYPE(first);
         if (t == &PyLong_Type || t == &PyFloat_Type || t == &PyBool_Type || first == Py_None) {
             uint64_t *w = k.w;
-            i = dumps_list_run(&w, k.wend, &PyList_GET_ITEM(o, 0), PyList_GET_SIZE(o), t);
+            i = dumps_list_run(&w, k.wend, &PyList_GET_ITEM(o, 0), n, t);
             k.w = w;
         }
     }
-    for (; i < PyList_GET_SIZE(o); i++) {
+    for (; i < n && i < PyList_GET_SIZE(o); i++) {
         PyObject *v = PyList_GET_ITEM(o, i);
         if (dumps_cursor_room(c, &k, 3) < 0)
             goto fail;
