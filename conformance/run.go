@@ -27,6 +27,7 @@ func Run(t *testing.T, p backend.Parser) {
 	t.Run("Roundtrip", func(t *testing.T) { runRoundtrip(t, p) })
 	t.Run("Corpus", func(t *testing.T) { runCorpus(t, p) })
 	t.Run("Numbers", func(t *testing.T) { runNumbers(t, p) })
+	t.Run("ShortIntegers", func(t *testing.T) { runShortIntegers(t, p) })
 	t.Run("Strings", func(t *testing.T) { runStrings(t, p) })
 	t.Run("InvalidUTF8", func(t *testing.T) { runInvalidUTF8(t, p) })
 	t.Run("Depth", func(t *testing.T) { runDepth(t, p) })

@@ -172,7 +172,33 @@ valueReserved: // i < n, room for the value's entry
 			return err
 		}
 		appendScalar(t, backend.KindNull)
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '+', '.':
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		// An integer of one or two digits that a comma or a closing
+		// bracket ends (counts, flags, small ids, codes: every member of a
+		// list of small ints) is read here: scanNumber's call, its 16-byte
+		// window test and its word of digits cost more than the number.
+		// Anything else (more digits, a leading zero, a fraction, white
+		// space after it, the input's last two bytes) is scanNumber's.
+		if uint(i+2) < uint(n) { // as uint: proves src[i+1] and src[i+2]
+			// A second digit is tested first, then what follows it: a
+			// longer number pays two tests and two loads. (b|0x20 == '}'
+			// is b == ']' or b == '}'.)
+			if e := src[i+1]; e-'0' <= 9 {
+				if f := src[i+2]; (f == ',' || f|0x20 == '}') && c != '0' {
+					appendNumber(t, backend.KindInt, uint64(c-'0')*10+uint64(e-'0'))
+					i += 2
+					goto next
+				}
+			} else if e == ',' || e|0x20 == '}' {
+				appendNumber(t, backend.KindInt, uint64(c-'0'))
+				i++
+				goto next
+			}
+		}
+		if i, err = scanNumber(src, i, t); err != nil {
+			return err
+		}
+	case '-', '+', '.':
 		if i, err = scanNumber(src, i, t); err != nil {
 			return err
 		}
