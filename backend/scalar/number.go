@@ -130,8 +130,7 @@ func scanFraction(src []byte, start, i, k int, man uint64, t *backend.Tape) (int
 	} else {
 		ok := false
 		if f, ok = eiselLemire(man, -int(frac), false); !ok {
-			appendNumber(t, backend.KindFloat, math.Float64bits(parseFloatSlow(src[start:i]))) // signed
-			return i, nil
+			return appendOpenFraction(src, start, i, man, -int(frac), t)
 		}
 	}
 	if src[start] == '-' {
@@ -167,8 +166,7 @@ func scanLongFraction(src []byte, start, i, k int, man uint64, t *backend.Tape) 
 	i += frac
 	f, ok := eiselLemire(man, -frac, false)
 	if !ok {
-		appendNumber(t, backend.KindFloat, math.Float64bits(parseFloatSlow(src[start:i]))) // signed
-		return i, nil
+		return appendOpenFraction(src, start, i, man, -frac, t)
 	}
 	if src[start] == '-' {
 		f = -f
@@ -361,8 +359,8 @@ intDone:
 				f /= float64pow10[-exp10]
 			}
 			ok = true
-		} else {
-			f, ok = eiselLemire(man, exp10, false)
+		} else if f, ok = eiselLemire(man, exp10, false); !ok {
+			f, ok = exactFraction(man, exp10)
 		}
 		if neg {
 			f = -f
@@ -377,6 +375,64 @@ intDone:
 	appendNumber(t, backend.KindFloat, math.Float64bits(f))
 	return i, nil
 }
+
+// exactFraction converts man × 10^exp10 when that is a float64 exactly and
+// man is not (man >= 2^53): integral floats and halves beyond 2^52 written
+// with a fraction (7422897187548245.0, 1264229076346934.5), which
+// Eisel–Lemire leaves open (the truncated power of ten puts the product just
+// below a representable value) and which strconv would then convert through
+// its decimal fallback, thousands of instructions. Taken only when
+// Eisel–Lemire has failed: the fraction's trailing zeros are dropped, and
+// what is left, man / 10^k = (man / 5^k) / 2^k, is exact when 5^k divides
+// man and the quotient has at most 53 bits (a division by a power of two is
+// exact in the normal range). ok is false for anything else.
+func exactFraction(man uint64, exp10 int) (f float64, ok bool) {
+	for exp10 < 0 && man%10 == 0 {
+		man /= 10
+		exp10++
+	}
+	if exp10 == 0 {
+		return float64(man), true // a uint64 converts correctly rounded
+	}
+	if exp10 > 0 || -exp10 >= len(pow5u) {
+		return 0, false
+	}
+	k := -exp10
+	if man%pow5u[k] != 0 {
+		return 0, false
+	}
+	if q := man / pow5u[k]; q < 1<<53 {
+		return float64(q) / float64(uint64(1)<<k), true
+	}
+	return 0, false
+}
+
+// appendOpenFraction appends the float src[start:i] of mantissa man and
+// exponent exp10 (unsigned) that Eisel–Lemire left open: exactFraction's if
+// it is exact, else strconv's. Not inlined: in scanFraction's and
+// scanLongFraction's code its calls cost every float they convert (canada
+// +0.6%), where this path is taken by a few in a thousand.
+//
+//go:noinline
+func appendOpenFraction(src []byte, start, i int, man uint64, exp10 int, t *backend.Tape) (int, error) {
+	f, ok := exactFraction(man, exp10)
+	if !ok {
+		f = parseFloatSlow(src[start:i]) // signed
+	} else if src[start] == '-' {
+		f = -f
+	}
+	appendNumber(t, backend.KindFloat, math.Float64bits(f))
+	return i, nil
+}
+
+// pow5u are the powers of five a uint64 holds: 5^27 < 2^64 < 5^28.
+var pow5u = func() (p [28]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 5
+	}
+	return p
+}()
 
 // parseFloatSlow converts numbers with more than 19 significant digits, or
 // that Eisel–Lemire leaves open, with strconv, which is exact. The text is

@@ -299,3 +299,47 @@ func FuzzScanNumber(f *testing.F) {
 		checkNumber(t, src, 0)
 	})
 }
+
+// TestScanNumberExactFractions holds the numbers exactFraction converts,
+// which Eisel–Lemire leaves open, to strconv: floats of 53 bits or fewer
+// written with more digits than a float64 holds exactly (integral values
+// and halves, quarters... beyond 2^52, with and without trailing zeros, in
+// fixed and exponent form, signed), and random mantissas and exponents
+// around them, for which exactFraction must be right whenever it answers.
+func TestScanNumberExactFractions(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for n := 0; n < 100000; n++ {
+		q := uint64(1)<<52 + r.Uint64N(1<<53-1<<52) // 53 significant bits
+		if n%4 == 0 {
+			q = r.Uint64N(1 << 53)
+		}
+		k := r.IntN(12)
+		man := new(big.Int).Mul(new(big.Int).SetUint64(q), new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k)), nil))
+		digits := man.String() // q / 2^k = man / 10^k
+		for len(digits) <= k {
+			digits = "0" + digits
+		}
+		fixed := digits[:len(digits)-k] + "." + digits[len(digits)-k:]
+		if k == 0 {
+			fixed += "0"
+		}
+		sign := []string{"", "-"}[n%2]
+		for _, text := range []string{fixed, fixed + "0", fixed + "00", digits + "e-" + strconv.Itoa(k),
+			digits + "0E-" + strconv.Itoa(k+1)} {
+			checkNumber(t, []byte(sign+text+",\n"+strings.Repeat(" ", 24)), 0)
+			checkNumber(t, []byte(sign+text), 0) // at the input's end: the general path
+		}
+	}
+	for n := 0; n < 300000; n++ {
+		man := r.Uint64() >> r.IntN(12)
+		exp10 := -r.IntN(30)
+		f, ok := exactFraction(man, exp10)
+		if !ok {
+			continue
+		}
+		text := strconv.FormatUint(man, 10) + "e" + strconv.Itoa(exp10)
+		if want, _ := strconv.ParseFloat(text, 64); f != want {
+			t.Fatalf("exactFraction(%d, %d) = %v, strconv %v", man, exp10, f, want)
+		}
+	}
+}
