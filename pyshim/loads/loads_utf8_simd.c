@@ -15,9 +15,10 @@
  *    the first up-to-4 characters of 1 to 3 bytes that end within those 12
  *    bytes. Four such characters always fit in 12 bytes, so BMP text (CJK:
  *    12 bytes, Cyrillic: 8) decodes 4 characters a step, without a branch
- *    per character as in the portable loop. A 4-byte sequence ends the
- *    entry early: fewer characters this step; one at its start is decoded
- *    alone (UCS4), or ends the kernel (UCS2: not BMP, the count check raises).
+ *    per character as in the portable loop. In UCS2 a 4-byte sequence ends
+ *    the entry early: fewer characters this step; one at its start ends the
+ *    kernel (not BMP: the count check raises). UCS4's table (entry4) has
+ *    characters of 1 to 4 bytes: emoji three a step.
  * No UCS1 (Latin-1) version: there the portable loop's 8-byte ASCII copies
  * and 2-byte decode beat this kernel on all text measured (French, German:
  * 0.29 → 0.39 ns/byte of loads, dense accents 0.55 → 0.60), since a UCS1
@@ -43,6 +44,15 @@ int loads_utf8_simd_on;
 static uint16_t entry_of_mask[4096];
 static uint8_t entry_shuffle[256][16];
 static uint8_t entry_chars[256];   /* 0..4 */
+
+/* The UCS4 kernel's table, whose characters may be 4-byte sequences too
+ * (emoji between words: three a step instead of one): id4 has each
+ * character's length minus one in base 4, first in the lowest digit
+ * (characters past the entry's count as 1-byte ones: their lanes are
+ * written but not counted, and the next step overwrites them), and
+ * entry4_of_mask gives id4 | bytes << 8 | chars << 12. */
+static uint16_t entry4_of_mask[4096];
+static uint8_t entry4_shuffle[256][16];
 
 /* Read-only after this runs (before any interpreter can call loads). */
 __attribute__((constructor)) static void utf8_simd_init(void)
@@ -71,6 +81,32 @@ __attribute__((constructor)) static void utf8_simd_init(void)
         memcpy(entry_shuffle[id], shuf, 16);
         entry_chars[id] = (uint8_t)nc;
     }
+    for (unsigned id4 = 0; id4 < 256; id4++) {
+        uint8_t shuf[16];
+        memset(shuf, 0x80, sizeof shuf);
+        for (unsigned c = 0, pos = 0; c < 4; c++) {
+            unsigned len = (id4 >> (2 * c) & 3) + 1;
+            for (unsigned k = 0; k < len; k++) /* lane = b_last | ... | b_lead << 8 * (len - 1) */
+                shuf[4 * c + k] = (uint8_t)((pos + len - 1 - k) & 15);
+            pos += len;
+        }
+        memcpy(entry4_shuffle[id4], shuf, 16);
+    }
+    for (unsigned mask = 0; mask < 4096; mask++) {
+        unsigned pos = 0, id4 = 0, nc = 0;
+        while (nc < 4) {
+            unsigned end = pos;
+            while (end < 12 && !(mask >> end & 1))
+                end++;
+            unsigned len = end - pos + 1;
+            if (end >= 12 || len > 4)
+                break;
+            id4 |= (len - 1) << (2 * nc);
+            nc++;
+            pos = end + 1;
+        }
+        entry4_of_mask[mask] = (uint16_t)(id4 | pos << 8 | nc << 12);
+    }
     __builtin_cpu_init();
     const char *env = getenv("ISOJSON_UTF8_SIMD");
     loads_utf8_simd_on = __builtin_cpu_supports("ssse3") && !(env != NULL && strcmp(env, "0") == 0);
@@ -90,15 +126,34 @@ __attribute__((target("ssse3"))) static inline __m128i code_points(__m128i v, un
     return _mm_or_si128(c0, _mm_or_si128(c1, c2));
 }
 
+/* The same for entry4_shuffle's lanes, whose characters may have 4 bytes:
+ * lane = b0 | b1 << 8 | b2 << 16 | b3 << 24. b2 is a 3-byte lead (b3 0) or
+ * a continuation byte (b3 a 4-byte lead 11110xxx): & 0x3f keeps either's
+ * payload but for bit 5 of a 3-byte lead (1110xxxx & 0x3f = 10xxxx), taken
+ * off where b3 is 0. */
+__attribute__((target("ssse3"))) static inline __m128i code_points4(__m128i v, unsigned id4)
+{
+    __m128i lanes = _mm_shuffle_epi8(v, _mm_loadu_si128((const __m128i *)entry4_shuffle[id4]));
+    __m128i c0 = _mm_and_si128(lanes, _mm_set1_epi32(0x7f));
+    __m128i c1 = _mm_srli_epi32(_mm_and_si128(lanes, _mm_set1_epi32(0x3f00)), 2);
+    __m128i c2 = _mm_srli_epi32(_mm_and_si128(lanes, _mm_set1_epi32(0x3f0000)), 4);
+    __m128i c3 = _mm_srli_epi32(_mm_and_si128(lanes, _mm_set1_epi32(0x07000000)), 6);
+    __m128i no_b3 = _mm_cmpeq_epi32(_mm_and_si128(lanes, _mm_set1_epi32((int)0xff000000u)), _mm_setzero_si128());
+    c2 = _mm_andnot_si128(_mm_and_si128(no_b3, _mm_set1_epi32(0x20000)), c2);
+    return _mm_or_si128(_mm_or_si128(c0, c1), _mm_or_si128(c2, c3));
+}
+
 /* The ends mask of four 3-byte characters, and their entry id (3 in each
  * base-4 digit). */
 #define THREE_BYTE_X4 0x924u
 #define THREE_BYTE_X4_ID 0xffu
 
 /* The two decoders share the loop; STORE_ASCII widens and stores the 16
- * bytes v at out + o, STORE_CPS stores the 4 lanes of cps at out + o,
- * FOUR_BYTE decodes a 4-byte sequence at s[i + pos] and continues, or does
- * nothing (the portable loop takes over).
+ * bytes v at out + o, STORE_CPS stores the 4 lanes of cps at out + o;
+ * LOOKUP(em, id, bytes, nc) reads the table entry of ends mask em,
+ * CODE_POINTS(v, id) makes its lanes, X4_ID is four 3-byte characters' id,
+ * BAD(cps) stops the kernel before a step is stored (the portable loop
+ * takes over, as it does where no entry fits).
  *
  * The masks are made once per block of up to 64 bytes (whole 16-byte loads
  * inside s[0:n) only), so that a step's position depends on the previous
@@ -109,7 +164,7 @@ __attribute__((target("ssse3"))) static inline __m128i code_points(__m128i v, un
  * is no continuation byte). A step needs the 16 bits from its position
  * (bytes and ends mask bits beyond the block are unknown), so it runs while
  * pos + 16 <= valid; the block's last bytes go to the next block. */
-#define UTF8_SIMD_LOOP(STORE_ASCII, STORE_CPS, FOUR_BYTE)                                              \
+#define UTF8_SIMD_LOOP(STORE_ASCII, STORE_CPS, LOOKUP, CODE_POINTS, X4_ID, BAD)                         \
     size_t i = *ip, o = *op;                                                                   \
     while (i + 16 <= n) {                                                                      \
         size_t blocks = (n - i) / 16;                                                          \
@@ -141,29 +196,52 @@ __attribute__((target("ssse3"))) static inline __m128i code_points(__m128i v, un
                 /* Four 3-byte characters (CJK runs): the next position is a    \
                  * constant, which the CPU runs ahead with, instead of waiting  \
                  * on the table load. */                                                       \
-                __m128i cps = code_points(v, THREE_BYTE_X4_ID);                                \
+                __m128i cps = CODE_POINTS(v, X4_ID);                                           \
                 STORE_CPS;                                                                     \
                 pos += 12;                                                                     \
                 o += 4;                                                                        \
                 continue;                                                                      \
             }                                                                                  \
-            unsigned e = entry_of_mask[em], id = e & 0xff;                                     \
-            if (o + 4 > chars || entry_chars[id] == 0) {                                       \
-                /* No room for 4 lanes, or a 4-byte sequence (or no UTF-8) here. */           \
-                FOUR_BYTE;                                                                     \
+            unsigned id, bytes, nc;                                                            \
+            LOOKUP(em, id, bytes, nc);                                                         \
+            __m128i cps = CODE_POINTS(v, id);                                                  \
+            if (o + 4 > chars || nc == 0 || BAD(cps)) {                                        \
+                /* No room for 4 lanes, or (UCS2) a 4-byte sequence, or no UTF-8. */           \
                 *ip = i + pos;                                                                 \
                 *op = o;                                                                       \
                 return;                                                                        \
             }                                                                                  \
-            __m128i cps = code_points(v, id);                                                  \
             STORE_CPS;                                                                         \
-            pos += e >> 8;                                                                     \
-            o += entry_chars[id];                                                              \
+            pos += bytes;                                                                      \
+            o += nc;                                                                           \
         }                                                                                      \
         i += pos;                                                                              \
     }                                                                                          \
     *ip = i;                                                                                   \
     *op = o;
+
+/* The entry of ends mask em: characters of 1 to 3 bytes (LOOKUP3), or 1 to
+ * 4 (LOOKUP4, UCS4's). */
+#define LOOKUP3(em, id, bytes, nc)                                                                     \
+    do {                                                                                               \
+        unsigned e_ = entry_of_mask[em];                                                               \
+        id = e_ & 0xff;                                                                                \
+        bytes = e_ >> 8;                                                                               \
+        nc = entry_chars[id];                                                                          \
+    } while (0)
+#define LOOKUP4(em, id, bytes, nc)                                                                     \
+    do {                                                                                               \
+        unsigned e_ = entry4_of_mask[em];                                                              \
+        id = e_ & 0xff;                                                                                \
+        bytes = e_ >> 8 & 15;                                                                          \
+        nc = e_ >> 12;                                                                                 \
+    } while (0)
+/* Whether a lane of cps is above U+10FFFF (only from input that is not
+ * UTF-8): lanes past the entry's characters hold at most 0x7f. */
+#define NEVER_BAD(cps) 0
+#define ABOVE_UNICODE(cps) (_mm_movemask_epi8(_mm_cmpgt_epi32((cps), _mm_set1_epi32(0x10ffff))) != 0)
+/* Four 3-byte characters in entry4's terms: length 3 (digit 2) four times. */
+#define THREE_BYTE_X4_ID4 0xaau
 
 __attribute__((target("ssse3"))) void loads_utf8_simd_ucs2(const uint8_t *s, size_t n, uint16_t *out, size_t chars,
                                                               size_t *ip, size_t *op)
@@ -175,12 +253,15 @@ __attribute__((target("ssse3"))) void loads_utf8_simd_ucs2(const uint8_t *s, siz
             _mm_storeu_si128((__m128i *)(out + o), _mm_unpacklo_epi8(v, _mm_setzero_si128()));
             _mm_storeu_si128((__m128i *)(out + o + 8), _mm_unpackhi_epi8(v, _mm_setzero_si128()));
         },
-        _mm_storel_epi64((__m128i *)(out + o), _mm_shuffle_epi8(cps, low_halves)), (void)0)
+        _mm_storel_epi64((__m128i *)(out + o), _mm_shuffle_epi8(cps, low_halves)), LOOKUP3, code_points,
+        THREE_BYTE_X4_ID, NEVER_BAD)
 }
 
-/* UCS4 strings hold at least one 4-byte sequence (emoji and the like); the
- * text around them still goes 4 characters or 16 ASCII bytes a step, and
- * each 4-byte sequence one at a time. */
+/* UCS4 strings hold at least one 4-byte sequence (emoji and the like): up
+ * to 4 characters of 1 to 4 bytes ending in the step's first 12 bytes go at
+ * once (entry4), ASCII 16 bytes a step. A lane above U+10FFFF (lead bytes
+ * F5..F7: not UTF-8, from a buggy backend) ends the kernel before it is
+ * stored. */
 __attribute__((target("ssse3"))) void loads_utf8_simd_ucs4(const uint8_t *s, size_t n, uint32_t *out, size_t chars,
                                                               size_t *ip, size_t *op)
 {
@@ -193,23 +274,8 @@ __attribute__((target("ssse3"))) void loads_utf8_simd_ucs4(const uint8_t *s, siz
             _mm_storeu_si128((__m128i *)(out + o + 8), _mm_unpacklo_epi16(hi, _mm_setzero_si128()));
             _mm_storeu_si128((__m128i *)(out + o + 12), _mm_unpackhi_epi16(hi, _mm_setzero_si128()));
         },
-        _mm_storeu_si128((__m128i *)(out + o), cps),
-        {
-            /* In the kernel rather than back in the portable loop: re-entering
-             * here after each emoji made the masks of up to 64 bytes again
-             * for a step or two (emoji-dense text was 20% slower than the
-             * portable loop). p[3] is inside the block: pos + 16 <= valid. */
-            const uint8_t *p = s + i + pos;
-            if (o + 4 <= chars && p[0] >= 0xf0) {
-                uint32_t c = (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 |
-                             (uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3f);
-                if (c <= 0x10ffff) {
-                    out[o++] = c;
-                    pos += 4;
-                    continue;
-                }
-            }
-        })
+        _mm_storeu_si128((__m128i *)(out + o), cps), LOOKUP4, code_points4, THREE_BYTE_X4_ID4,
+        ABOVE_UNICODE)
 }
 
 #endif
