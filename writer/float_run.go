@@ -48,10 +48,14 @@ func (e *encoder) floatRun(buf []byte, i, top int) ([]byte, int) {
 		if next >= end || backend.KindOf(words[next]) != backend.KindFloat {
 			return buf, next
 		}
-		// The kernel stopped before a Float: one it does not take (the
-		// portable path writes it), or for room.
+		// The kernel stopped before a Float: one it does not take, or for
+		// room. The walk reserved room for the run's first Float; a later
+		// one had room unless fewer than 1+maxFloatLen bytes are left.
 		if next == i {
-			buf = appendFloatBits(buf, words[i+1])
+			buf = appendFloatLeft(buf, words[i+1])
+		} else if cap(buf)-len(buf) >= 1+maxFloatLen {
+			buf = append(buf, ',')
+			buf = appendFloatLeft(buf, words[next+1])
 		} else {
 			buf = e.room(buf, 1+maxFloatLen)
 			buf = append(buf, ',')
@@ -64,4 +68,18 @@ func (e *encoder) floatRun(buf []byte, i, top int) ([]byte, int) {
 		buf = e.room(buf, 1+maxFloatLen)
 		buf = append(buf, ',')
 	}
+}
+
+// appendFloatLeft writes a Float that appendFloatRun left with room to
+// spare. With the kernel on, that is one whose fast path failed (short
+// decimals: prices, 0.5, 48.85; zero; powers of two), and it goes straight
+// to appendFloatRare, where appendFloatBits would take it after the kernel
+// and then appendFloatGo had each tried the fast path again (about 120
+// instructions a value). With it off (tests, other architectures), the
+// run kernel leaves every value, and appendFloatBits is the portable path.
+func appendFloatLeft(buf []byte, u uint64) []byte {
+	if useFloatSSE2 {
+		return appendFloatRare(buf, u)
+	}
+	return appendFloatBits(buf, u)
 }

@@ -183,3 +183,24 @@ func FuzzFloatRun(f *testing.F) {
 		}
 	})
 }
+
+// TestFloatRareWritesWhatFastPathWrites pins what appendFloatLeft relies
+// on: appendFloatRare writes every value appendFloatGo's fast path takes
+// with the same bytes, so a value the kernel left may go to it directly,
+// whichever of the two the kernel's test stood for.
+func TestFloatRareWritesWhatFastPathWrites(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	check := func(u uint64) {
+		fast := string(appendFloatGo(make([]byte, 0, maxFloatLen), u))
+		rare := string(appendFloatRare(make([]byte, 0, maxFloatLen), u))
+		if fast != rare {
+			t.Fatalf("%#x (%v): appendFloatGo %q, appendFloatRare %q", u, math.Float64frombits(u), fast, rare)
+		}
+	}
+	for n := 0; n < 300000; n++ {
+		check(r.Uint64())
+		f := (r.Float64() - 0.5) * math.Pow10(r.IntN(40)-20)
+		check(math.Float64bits(f))
+		check(math.Float64bits(math.Round(f*1e4) / 1e4)) // short decimals
+	}
+}
