@@ -121,6 +121,22 @@ def test_errors_are_the_engines(text):
     assert _util.outcome(isojson.loads, data) == want
 
 
+def test_two_byte_empty_containers():
+    """b"[]" and b"{}" are made before the tiny path (pyshim/loads/loads.c):
+    from every input type, a new object each call, of the exact type; every
+    other input of two bytes, and the containers with a byte more, take the
+    paths behind it, with orjson's errors."""
+    for text, want in (("[]", []), ("{}", {})):
+        for data in inputs_of(text):
+            got = isojson.loads(data)
+            assert got == want and type(got) is type(want), (text, type(data))
+            got.append(1) if isinstance(got, list) else got.update(a=1)
+            assert isojson.loads(data) == want  # not the same object
+    for text in ("[}", "{]", "][", "}{", "[ ", " ]", "{ ", " }", "[]]", "[] ", " []", "{}}", "{} ", "[[", "{{", "\"\"", "00"):
+        data = text.encode("utf-8")
+        assert _util.renamed(_util.outcome(isojson.loads, data)) == _util.renamed(_util.outcome(_util.orjson.loads, data)), text
+
+
 def test_new_threads():
     """The path on threads that never called loads (the thread's scratch
     tape is made by the path's first call) and on several at once."""
