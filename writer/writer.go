@@ -49,8 +49,33 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 		return
 	}
 	e := encoderPool.Get().(*encoder)
+	o.write(e, t, input, flags)
+	encoderPool.Put(e)
+}
+
+// Scratch is the state a Write keeps between calls (its stacks), for a
+// caller that has per-call state of its own to keep it in, such as the
+// engine's pooled call headers: WriteWith uses it where Write takes one
+// from the package's pool, a sync.Pool Get and Put that cost about 110
+// instructions of a short call. The zero Scratch is ready to use; it
+// serves one Write at a time.
+type Scratch struct{ e encoder }
+
+// WriteWith is Write with the scratch s.
+func (o *Output) WriteWith(s *Scratch, t *backend.Tape, input []byte, flags Flags) {
+	if len(t.Words) == 0 {
+		return
+	}
+	o.write(&s.e, t, input, flags)
+}
+
+func (o *Output) write(e *encoder, t *backend.Tape, input []byte, flags Flags) {
 	e.out, e.buf, e.alloc, e.t, e.words, e.input = o, o.Buf, o.Alloc, t, t.Words, input
 	e.bigFloat = flags&BigIntAsFloat != 0
+	// Emptied: a Write that panicked (a malformed tape) leaves entries in
+	// a caller's Scratch, which the walk would work above, but which
+	// would pile up.
+	e.keys, e.stack = e.keys[:0], e.stack[:0]
 	if flags&SortKeys == 0 {
 		if e.stack == nil {
 			e.stack = e.stackBuf[:0]
@@ -73,7 +98,6 @@ func (o *Output) Write(t *backend.Tape, input []byte, flags Flags) {
 	}
 	o.Buf = e.buf
 	*e = encoder{keys: e.keys[:0], stack: e.stack[:0]}
-	encoderPool.Put(e)
 }
 
 // encoder holds one Write's state; the pool keeps the sort scratch between

@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"bytes"
 	"math"
 	"testing"
 
@@ -93,5 +94,42 @@ func TestFloatArrays(t *testing.T) {
 		if got := string(Append(nil, tp, nil, 0)); got != doc {
 			t.Errorf("got %s, want %s", got, doc)
 		}
+	}
+}
+
+// TestWriteWithScratch: a Scratch reused across documents and options gives
+// Write's bytes, also after a Write with it panicked halfway on a malformed
+// tape (a container whose end is past the tape), which left it mid-walk.
+func TestWriteWithScratch(t *testing.T) {
+	docs := []string{`[]`, `{"a":[1,{"b":[[],{}]}],"c":"x"}`, `[[[[[[1]]]]],{"k":{"k":{"k":null}}}]`,
+		`{"b":1,"a":[true,false,2.5,"s"]}`, `"text"`, `[1,2,3]`}
+	var s Scratch
+	for round := 0; round < 3; round++ {
+		for _, doc := range docs {
+			tape, err := tapeOf([]byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, flags := range []Flags{0, Indent2, SortKeys, SortKeys | Indent2, AppendNewline} {
+				var want, got Output
+				want.Write(tape, nil, flags)
+				got.WriteWith(&s, tape, nil, flags)
+				if !bytes.Equal(got.Buf, want.Buf) {
+					t.Fatalf("%s, flags %v: WriteWith %q, Write %q", doc, flags, got.Buf, want.Buf)
+				}
+			}
+		}
+		// A malformed tape: the inner array's end points past the tape.
+		bad, _ := tapeOf([]byte(`[[[1,2],[3]],[4]]`))
+		bad.Words[3] = uint64(len(bad.Words) + 40)
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("the malformed tape did not panic")
+				}
+			}()
+			var o Output
+			o.WriteWith(&s, bad, nil, 0)
+		}()
 	}
 }
