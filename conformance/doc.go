@@ -17,6 +17,8 @@
 //	run.go        Run and its corpus-driven parts
 //	edge.go       numbers, strings, invalid UTF-8, depth; the table of
 //	              orjson errors isojson does not reproduce (errorExceptions)
+//	short_ints.go integers of a digit or two, and the shapes beside them,
+//	              before each byte that ends a number, with and without a space
 //	testdata.go   locating the repository's testdata
 //	race_on.go    raceBuild, true under go test -race (race_off.go: false): the
 //	              Concurrent checks go over the corpus once there, 3 times else
