@@ -54,6 +54,17 @@ static uint8_t entry_chars[256];   /* 0..4 */
 static uint16_t entry4_of_mask[4096];
 static uint8_t entry4_shuffle[256][16];
 
+/* The length of the character at byte pos of ends mask mask (bit k: byte k
+ * ends a character), or 0 when it does not end within the mask's 12 bytes:
+ * both tables' entries are made of these. */
+static unsigned char_len_at(unsigned mask, unsigned pos)
+{
+    for (unsigned end = pos; end < 12; end++)
+        if (mask >> end & 1)
+            return end - pos + 1;
+    return 0;
+}
+
 /* Read-only after this runs (before any interpreter can call loads). */
 __attribute__((constructor)) static void utf8_simd_init(void)
 {
@@ -62,12 +73,10 @@ __attribute__((constructor)) static void utf8_simd_init(void)
         uint8_t shuf[16];
         memset(shuf, 0x80, sizeof shuf);   /* pshufb: high bit → zero byte */
         while (nc < 4) {
-            unsigned end = pos;
-            while (end < 12 && !(mask >> end & 1))
-                end++;
-            unsigned len = end - pos + 1;
-            if (end >= 12 || len > 3)
+            unsigned len = char_len_at(mask, pos);
+            if (len == 0 || len > 3)
                 break;
+            unsigned end = pos + len - 1;
             /* Lane bytes, low first: last byte, the one before, the lead of
              * a 3-byte sequence; so lane = b_last | b_mid << 8 | b_lead << 16. */
             for (unsigned k = 0; k < len; k++)
@@ -95,15 +104,12 @@ __attribute__((constructor)) static void utf8_simd_init(void)
     for (unsigned mask = 0; mask < 4096; mask++) {
         unsigned pos = 0, id4 = 0, nc = 0;
         while (nc < 4) {
-            unsigned end = pos;
-            while (end < 12 && !(mask >> end & 1))
-                end++;
-            unsigned len = end - pos + 1;
-            if (end >= 12 || len > 4)
+            unsigned len = char_len_at(mask, pos);
+            if (len == 0 || len > 4)
                 break;
             id4 |= (len - 1) << (2 * nc);
             nc++;
-            pos = end + 1;
+            pos += len;
         }
         entry4_of_mask[mask] = (uint16_t)(id4 | pos << 8 | nc << 12);
     }
