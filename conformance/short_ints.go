@@ -14,9 +14,8 @@ import (
 // (a third digit, a leading zero, a sign, a fraction, an exponent), before
 // each byte that ends a number (a delimiter, a stray byte, the input's end),
 // is parsed once as written and once with a space before that byte, where
-// no such path applies. The two must give
-// equal tapes, or the same message at the same place (counted in the text
-// without the space).
+// no such path applies. The two must give equal tapes, or the same message
+// at the same place (counted in the text without the space).
 func runShortIntegers(t *testing.T, p backend.Parser) {
 	numbers := []string{"00", "01", "09", "000", "010", "-0", "-7", "-42", "+1", "-", "100", "999", "1000", "1007",
 		"5.", "5.5", "12.5", "5e", "5e1", "5E1", "12e", "12E3", "0.", "0e1", "1-", "0-", "99-"}
