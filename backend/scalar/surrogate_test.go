@@ -14,6 +14,34 @@ import (
 // surrogate escape could still follow is cut short, even after a lone low
 // surrogate; a tail that cannot become one is the surrogate's own error.
 func TestSurrogateErrors(t *testing.T) {
+	for _, c := range surrogateErrorCases {
+		var tape backend.Tape
+		err := (scalar.Parser{}).Parse([]byte(c.in), &tape)
+		var se *backend.SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: got %v, want %q at %d", c.in, err, c.msg, c.off)
+			continue
+		}
+		if se.Msg != c.msg || se.Offset != c.off {
+			t.Errorf("%s: got %q at %d, want %q at %d", c.in, se.Msg, se.Offset, c.msg, c.off)
+		}
+	}
+	// The same inputs are accepted once completed.
+	for _, in := range []string{`"\ud800\udc00"`, `"\uDBFF\uDFFF"`, `["a\ud83d\ude00"]`} {
+		var tape backend.Tape
+		if err := (scalar.Parser{}).Parse([]byte(in), &tape); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+}
+
+// surrogateErrorCases are TestSurrogateErrors' inputs and the error orjson
+// reports for each (TestUnescapeCommonHandsOver puts escapes before them).
+var surrogateErrorCases = func() []struct {
+	in  string
+	msg string
+	off int64
+} {
 	const (
 		end     = backend.MsgUnexpectedEnd
 		loneLow = backend.MsgLoneLowSurrogate
@@ -73,23 +101,5 @@ func TestSurrogateErrors(t *testing.T) {
 		{`"\ud`, end, 4},
 		{`"\uzz"`, backend.MsgInvalidEscape, 1},
 	}
-	for _, c := range cases {
-		var tape backend.Tape
-		err := (scalar.Parser{}).Parse([]byte(c.in), &tape)
-		var se *backend.SyntaxError
-		if !errors.As(err, &se) {
-			t.Errorf("%s: got %v, want %q at %d", c.in, err, c.msg, c.off)
-			continue
-		}
-		if se.Msg != c.msg || se.Offset != c.off {
-			t.Errorf("%s: got %q at %d, want %q at %d", c.in, se.Msg, se.Offset, c.msg, c.off)
-		}
-	}
-	// The same inputs are accepted once completed.
-	for _, in := range []string{`"\ud800\udc00"`, `"\uDBFF\uDFFF"`, `["a\ud83d\ude00"]`} {
-		var tape backend.Tape
-		if err := (scalar.Parser{}).Parse([]byte(in), &tape); err != nil {
-			t.Errorf("%s: %v", in, err)
-		}
-	}
-}
+	return cases
+}()

@@ -11,132 +11,141 @@ import (
 // quote and src[j] the first backslash; extra and class describe src[q+1:j].
 // The unescaped UTF-8 is appended to the arena. The entry is Clean unless an
 // escape produced a byte JSON must escape again ('"', '\\', < 0x20).
+//
+// The arena is written through out, a local copy of t.Arena stored back when
+// the string ends or the arena grows (arenaRoom): through t, every byte
+// stored would make the compiler load the slice header again and store it
+// back (Go assumes a store through a pointer may change it).
 func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend.Tape) (int, error) {
 	n := len(src)
-	start := len(t.Arena)
+	out := t.Arena
+	start := len(out)
 	clean := true
-	appendArena(t, src[q+1:j])
+	var r rune
+	out = arenaRoom(t, out, j-q-1)
+	out = append(out, src[q+1:j]...)
 	for {
-		// src[j] is a backslash.
+		// src[j] is a backslash. The common escapes and the ASCII between
+		// them first, in a loop of their own (unescapeCommon); then what it
+		// left: the closing quote, other text, or an escape it does not
+		// take (a bad one, a lone surrogate, one near the input's end).
+		out = arenaRoom(t, out, commonRoom)
+		j, out, clean, extra, class = unescapeCommon(src, j, out, clean, extra, class)
+		if j < n {
+			switch c := src[j]; {
+			case c == '"':
+				goto end
+			case c != '\\':
+				goto text
+			}
+		}
 		if j+1 >= n {
+			t.Arena = out
 			return 0, failEnd(src)
 		}
-		var r rune
-		switch e := src[j+1]; e {
-		case '"', '\\':
-			r, clean = rune(e), false
-		case '/':
-			r = '/'
-		case 'b':
-			r, clean = '\b', false
-		case 'f':
-			r, clean = '\f', false
-		case 'n':
-			r, clean = '\n', false
-		case 'r':
-			r, clean = '\r', false
-		case 't':
-			r, clean = '\t', false
-		case 'u':
-			// Four valid hex digits of a code point that is no surrogate
-			// (every escape of text written with ensure_ascii but the
-			// astral pairs) decoded here; the rest by unescapeUnicode.
-			if j+6 <= n {
-				if v, ok := hexQuad(src[j+2 : j+6 : j+6]); ok && uint32(v)-0xD800 >= 0x800 {
-					r = v
-					j += 6
-					if r < 0x20 || r == '"' || r == '\\' {
-						clean = false
-					}
-					goto encode
-				}
-			}
+		out = arenaRoom(t, out, 4) // what one escape writes, at most
+		if c := simpleEscapes[src[j+1]]; c != 0 {
+			// \" \\ \/ \b \f \n \r \t: one byte, of which only '/'
+			// may be written again as it is.
+			clean = clean && c == '/'
+			l := len(out)
+			out = out[:l+1]
+			out[l] = c
+			j += 2
+			goto next
+		}
+		if src[j+1] != 'u' {
+			t.Arena = out
+			return 0, fail(src, j, backend.MsgInvalidEscape)
+		}
+		// Four valid hex digits of a code point that is no surrogate (every
+		// escape of text written with ensure_ascii but the astral pairs)
+		// decoded here; the rest by unescapeUnicode.
+		if v, ok := hexQuad4(src, j+2); ok && uint32(v)-0xD800 >= 0x800 {
+			r = v
+			j += 6
+		} else {
 			var err error
 			var size int
-			r, size, err = unescapeUnicode(src, j)
-			if err != nil {
+			if r, size, err = unescapeUnicode(src, j); err != nil {
+				t.Arena = out
 				return 0, err
 			}
 			j += size
-			if r < 0x20 || r == '"' || r == '\\' {
-				clean = false
-			}
-			goto encode
-		default:
-			return 0, fail(src, j, backend.MsgInvalidEscape)
 		}
-		j += 2
-	encode:
-		if r < 0x80 { // every two-byte escape: no call, no class change
-			reserveArena(t, 1)
-			arenaByte(t, byte(r))
-		} else if r < 0x10000 { // 2 or 3 bytes of UTF-8, stored in place
-			reserveArena(t, 3)
-			a := len(t.Arena)
-			if r < 0x800 {
-				t.Arena = t.Arena[:a+2]
-				u := t.Arena[a : a+2 : a+2]
-				u[0], u[1] = 0xC0|byte(r>>6), 0x80|byte(r)&0x3F
-				extra++
-			} else {
-				t.Arena = t.Arena[:a+3]
-				u := t.Arena[a : a+3 : a+3]
-				u[0], u[1], u[2] = 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F
-				extra += 2
-			}
+		if r < 0x20 || r == '"' || r == '\\' {
+			clean = false
+		}
+		if r < 0x80 {
+			l := len(out)
+			out = out[:l+1]
+			out[l] = byte(r)
+		} else if r < 0x800 { // 2 or 3 bytes of UTF-8, stored in place
+			l := len(out)
+			out = out[:l+2]
+			u := out[l : l+2 : l+2]
+			u[0], u[1] = 0xC0|byte(r>>6), 0x80|byte(r)&0x3F
+			extra++
 			class = max(class, classOf(r))
-		} else { // a surrogate pair's code point: 4 bytes, out of line
-			arenaAstral(t, r)
+		} else if r < 0x10000 {
+			l := len(out)
+			out = out[:l+3]
+			u := out[l : l+3 : l+3]
+			u[0], u[1], u[2] = 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F
+			extra += 2
+			class = max(class, backend.ClassBMP)
+		} else { // a surrogate pair's code point: 4 bytes
+			out = appendAstral(out, r)
 			extra += 3
 			class = backend.ClassAstral
 		}
-
+	next:
 		// Another escape straight after this one (\u0416\u0438..., text
-		// written with ensure_ascii): no text between them to copy.
+		// written with ensure_ascii, or \r\n): no text between them to copy.
 		if j < n && src[j] == '\\' {
 			continue
 		}
-
+	text:
 		// Copy the text up to the next special byte: plain ASCII (the
 		// usual text between escapes) as it is scanned, each block stored
 		// whole to the arena before its special byte is looked for, then
-		// the arena cut back to just before it (no copy call per run, and
-		// nothing to do for a run that is empty, as between \r and \n);
-		// the rest by scanText.
+		// the arena cut back to just before it (no copy call per run); the
+		// rest by scanText.
 		k := j
 		if useSIMD { // 16 bytes a step, as in parse
 			sp := loadSpecials16()
 			for uint(k+16) <= uint(n) {
-				reserveArena(t, 16)
-				a := len(t.Arena)
-				m := sp.copyFirst((*[16]byte)(t.Arena[a:a+16]), src, k)
+				out = arenaRoom(t, out, 16)
+				l := len(out)
+				m := sp.copyFirst((*[16]byte)(out[l:l+16]), src, k)
 				if m != 0 {
 					d := bits.TrailingZeros(m)
-					t.Arena = t.Arena[:a+d]
+					out = out[:l+d]
 					k += d
 					goto runEnd
 				}
-				t.Arena = t.Arena[:a+16]
+				out = out[:l+16]
 				k += 16
 			}
 		}
 		for uint(k+8) <= uint(n) {
-			reserveArena(t, 8)
-			a := len(t.Arena)
+			out = arenaRoom(t, out, 8)
+			l := len(out)
 			w := load64(src, k)
-			binary.LittleEndian.PutUint64(t.Arena[a:a+8], w)
+			binary.LittleEndian.PutUint64(out[l:l+8], w)
 			if m := stringSpecial(w); m != 0 {
 				d := int(bits.TrailingZeros64(m) >> 3)
-				t.Arena = t.Arena[:a+d]
+				out = out[:l+d]
 				k += d
 				goto runEnd
 			}
-			t.Arena = t.Arena[:a+8]
+			out = out[:l+8]
 			k += 8
 		}
 		j = k // the last few bytes of input
 		k = asciiRun(src, k)
-		appendArena(t, src[j:k])
+		out = arenaRoom(t, out, k-j)
+		out = append(out, src[j:k]...)
 	runEnd:
 		if k < n && src[k] >= 0x80 {
 			var cont int
@@ -144,27 +153,158 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 			var ok bool
 			j = k
 			if k, cont, cl, ok = scanText(src, k); !ok {
+				t.Arena = out
 				return 0, failUTF8()
 			}
 			class = max(class, cl)
 			extra += cont
-			appendArena(t, src[j:k])
+			out = arenaRoom(t, out, k-j)
+			out = append(out, src[j:k]...)
 		}
 		if k == n {
+			t.Arena = out
 			return 0, failEnd(src)
 		}
 		j = k
 		switch c := src[j]; {
 		case c == '"':
-			size := len(t.Arena) - start
-			put3(t, backend.RefHeader(backend.KindString, backend.StorageArena, class, backend.WidthUTF8, clean, size),
-				uint64(start), uint64(size-extra))
-			return j + 1, nil
+			goto end
 		case c < 0x20:
+			t.Arena = out
 			return 0, fail(src, j, backend.MsgControlChar)
 		}
 		// Another backslash: loop.
 	}
+end: // src[j] is the closing quote
+	t.Arena = out
+	size := len(out) - start
+	put3(t, backend.RefHeader(backend.KindString, backend.StorageArena, class, backend.WidthUTF8, clean, size),
+		uint64(start), uint64(size-extra))
+	return j + 1, nil
+}
+
+// commonRoom is the arena room unescapeCommon is given: strings up to some
+// 240 bytes of input after their first escape end in one call.
+const commonRoom = 256
+
+// unescapeCommon is unescapeString's loop for what text holds between its
+// quotes nearly always: two-byte escapes, \u escapes of code points and of
+// valid surrogate pairs, and plain ASCII between them, copied 16 bytes a
+// step. From src[j], a backslash, it appends to out until the byte it
+// leaves to its caller: a quote, a non-ASCII or control byte, an escape it
+// does not take (a bad one or a lone surrogate, one near the input's end), text within 16 bytes of the input's end, or the room's end. It calls
+// nothing and checks no room per step: what an escape or a run of ASCII
+// writes is never longer than what it reads (\n: 2 bytes read, 1 written;
+// \u0416: 6 and 2; a pair: 12 and 4), so out stays within its room while the input read since
+// the call does, with 16 bytes kept for a block's whole store. The arguments
+// and results after out are unescapeString's clean, extra and class.
+func unescapeCommon(src []byte, j int, out []byte, clean bool, extra int, class backend.Class) (
+	int, []byte, bool, int, backend.Class) {
+	n := len(src)
+	l := len(out)
+	lim := j + cap(out) - l - 16 // a step may begin at j <= lim
+	out = out[:cap(out)]
+	sp, simd := loadSpecials16(), useSIMD
+	for j <= lim && j+6 <= n { // src[j] is a backslash
+		if c := simpleEscapes[src[j+1]]; c != 0 {
+			clean = clean && c == '/'
+			out[l] = c
+			l++
+			j += 2
+		} else {
+			if src[j+1] != 'u' {
+				break
+			}
+			r, ok := hexQuad(src[j+2 : j+6 : j+6])
+			if !ok {
+				break
+			}
+			if uint32(r)-0xD800 < 0x800 {
+				// A surrogate: a high one and a low one's escape after
+				// it (an astral code point written with ensure_ascii) are
+				// 12 bytes read and 4 written; anything else is left to
+				// unescapeUnicode, which says what is wrong.
+				if r >= 0xDC00 || j+12 > n || src[j+6] != '\\' || src[j+7] != 'u' {
+					break
+				}
+				lo, ok := hexQuad(src[j+8 : j+12 : j+12])
+				if !ok || uint32(lo)-0xDC00 >= 0x400 {
+					break
+				}
+				r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+				u := out[l : l+4 : l+4]
+				u[0], u[1], u[2], u[3] = 0xF0|byte(r>>18), 0x80|byte(r>>12)&0x3F, 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F
+				l += 4
+				j += 12
+				extra += 3
+				class = backend.ClassAstral
+			} else if j += 6; r < 0x80 {
+				if r < 0x20 || r == '"' || r == '\\' {
+					clean = false
+				}
+				out[l] = byte(r)
+				l++
+			} else if r < 0x800 {
+				u := out[l : l+2 : l+2]
+				u[0], u[1] = 0xC0|byte(r>>6), 0x80|byte(r)&0x3F
+				l += 2
+				extra++
+				class = max(class, classOf(r))
+			} else {
+				u := out[l : l+3 : l+3]
+				u[0], u[1], u[2] = 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F
+				l += 3
+				extra += 2
+				class = max(class, backend.ClassBMP)
+			}
+		}
+		if j < n && src[j] == '\\' { // escapes one after another (\u0416\u0438, \r\n)
+			continue
+		}
+		// The text up to the next special byte, 16 bytes a step (each
+		// block stored whole, then the length cut back to its special
+		// byte, as in unescapeString).
+		for {
+			if j > lim || j+16 > n || !simd {
+				return j, out[:l], clean, extra, class
+			}
+			m := sp.copyFirst((*[16]byte)(out[l:l+16]), src, j)
+			if m != 0 {
+				d := bits.TrailingZeros(m)
+				l += d
+				j += d
+				break
+			}
+			l += 16
+			j += 16
+		}
+		if src[j] != '\\' {
+			break
+		}
+	}
+	return j, out[:l], clean, extra, class
+}
+
+// simpleEscapes maps the byte after a backslash to the byte its two-byte
+// escape stands for, and every other byte (\u's 'u' too) to 0.
+var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// arenaRoom returns out, the arena's bytes so far (unescapeString's local
+// copy of t.Arena), with room for n more; when it must grow, the arena is
+// grown as the tape grows it (t.ReserveArena: its allocator, if any) and
+// out is the grown arena.
+func arenaRoom(t *backend.Tape, out []byte, n int) []byte {
+	if cap(out)-len(out) >= n {
+		return out
+	}
+	return growArena(t, out, n)
+}
+
+//go:noinline
+func growArena(t *backend.Tape, out []byte, n int) []byte {
+	t.Arena = out
+	t.ReserveArena(n)
+	return t.Arena
 }
 
 // asciiRun returns the index of the first byte at or after src[j] that is
@@ -209,6 +349,14 @@ func hexQuad(d []byte) (rune, bool) {
 	_ = d[3]
 	a, b, c, e := hexValue[d[0]], hexValue[d[1]], hexValue[d[2]], hexValue[d[3]]
 	return rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(e), a|b|c|e >= 0
+}
+
+// hexQuad4 is hexQuad of src[i:i+4], and false when they are not all there.
+func hexQuad4(src []byte, i int) (rune, bool) {
+	if i+4 > len(src) {
+		return 0, false
+	}
+	return hexQuad(src[i : i+4 : i+4])
 }
 
 // hex4 reads the four hex digits at src[i:i+4]: all at once (hexQuad) when
@@ -315,12 +463,12 @@ func classOf(r rune) backend.Class {
 	return backend.ClassAstral
 }
 
-// arenaAstral stores r, a code point beyond U+FFFF, as its 4 bytes of UTF-8
-// at the arena's end (unescapeString stores the shorter forms itself).
-func arenaAstral(t *backend.Tape, r rune) {
-	reserveArena(t, 4)
-	a := len(t.Arena)
-	t.Arena = t.Arena[:a+4]
-	u := t.Arena[a : a+4 : a+4]
+// appendAstral appends r, a code point beyond U+FFFF, as its 4 bytes of
+// UTF-8 (the room is there; unescapeString stores the shorter forms itself).
+func appendAstral(out []byte, r rune) []byte {
+	l := len(out)
+	out = out[:l+4]
+	u := out[l : l+4 : l+4]
 	u[0], u[1], u[2], u[3] = 0xF0|byte(r>>18), 0x80|byte(r>>12)&0x3F, 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F
+	return out
 }

@@ -2,6 +2,7 @@ package scalar_test
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -93,6 +94,88 @@ func TestUnescapeRunErrors(t *testing.T) {
 		err = (scalar.Parser{}).Parse([]byte(doc), &tape)
 		if se, ok := err.(*backend.SyntaxError); !ok || se.Offset != int64(len(doc)) {
 			t.Fatalf("%q: %v, want the end of data at %d", doc, err, len(doc))
+		}
+	}
+}
+
+// commonPieces are what unescapeCommon takes in its own loop (two-byte
+// escapes, \u escapes of every UTF-8 length, surrogate pairs, ASCII runs)
+// and what it hands back to unescapeString (non-ASCII text).
+var commonPieces = []string{`\n`, `\"`, `\\`, `\/`, `\t`, `\u0041`, `\u001F`, `\u0022`, `\u00e9`, `\u07FF`,
+	`\u0800`, `\u4e2d`, `\uFFFF`, `\ud83d\ude00`, `\uDBFF\uDFFF`, "é", "中", "😀", "x",
+	"abcdefghijklmnop", "abcdefghijklmnopqrstuvwxyz0123456789"}
+
+// TestUnescapeLong: strings of up to some 3,000 bytes of escapes and text in
+// random order, so that unescapeCommon stops at the end of its room (some
+// 240 bytes of input after it starts) at every kind of piece, and the
+// arena grows between two of its calls, decode as encoding/json decodes
+// them, with the right count of characters.
+func TestUnescapeLong(t *testing.T) {
+	var tape backend.Tape
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		var b strings.Builder
+		b.WriteString(`"`)
+		if r.IntN(2) == 0 {
+			b.WriteString(`\n`) // the first escape at once, or after text
+		}
+		for size := r.IntN(3000); b.Len() < size; {
+			b.WriteString(commonPieces[r.IntN(len(commonPieces))])
+		}
+		b.WriteString(`"`)
+		checkDecodes(t, &tape, b.String())
+	}
+	// One escape, then ASCII to and past the room's end, in an arena of
+	// the least size (a new tape): the blocks that write up to its last
+	// byte.
+	text := strings.Repeat("abcdefghijklmnopqrstuvwxyz0123456789", 10)
+	for n := 200; n <= len(text); n++ {
+		for _, first := range []string{`\n`, `\u00e9`, `\ud83d\ude00`} {
+			checkDecodes(t, new(backend.Tape), `"`+first+text[:n]+`"`)
+		}
+	}
+}
+
+// TestUnescapeCommonHandsOver: whatever unescapeCommon leaves to
+// unescapeString (lone or broken surrogates, bad escapes, control
+// characters, the end of input within an escape or a block) is reported as
+// it is without the escapes before it, at the same place after them: the
+// inputs of TestSurrogateErrors behind prefixes of escapes that take
+// unescapeCommon to them, or to the end of its room, from every distance.
+func TestUnescapeCommonHandsOver(t *testing.T) {
+	cases := surrogateErrorCases
+	for _, tail := range []string{`"\x"`, `"\u12G4"`, "\"\x01\"", `"\u123`, `"\`, `"abc`, `"abcdefghijklmnopqrst`} {
+		var tape backend.Tape
+		err := (scalar.Parser{}).Parse([]byte(tail), &tape)
+		se, ok := err.(*backend.SyntaxError)
+		if !ok {
+			t.Fatalf("%q: %v, want a syntax error", tail, err)
+		}
+		cases = append(cases, struct {
+			in  string
+			msg string
+			off int64
+		}{tail, se.Msg, se.Offset})
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, c := range cases {
+		if c.in[0] != '"' {
+			continue
+		}
+		for size := 0; size < 300; size += 1 + r.IntN(7) {
+			var p strings.Builder
+			p.WriteString(`\t`)
+			for p.Len() < size {
+				p.WriteString(commonPieces[r.IntN(14)]) // escapes only
+			}
+			doc := `"` + p.String() + c.in[1:]
+			var tape backend.Tape
+			err := (scalar.Parser{}).Parse([]byte(doc), &tape)
+			se, ok := err.(*backend.SyntaxError)
+			want := c.off + int64(p.Len())
+			if !ok || se.Msg != c.msg || se.Offset != want {
+				t.Fatalf("%q: %v, want %q at %d", doc, err, c.msg, want)
+			}
 		}
 	}
 }
