@@ -10,6 +10,8 @@
 //	parse.go         the structural state machine (no recursion: the open
 //	                 containers are linked through the tape), with plain
 //	                 ASCII strings handled inline
+//	scalar_run.go    an array's runs of literals and small ints, in a loop of
+//	                 their own
 //	whitespace.go    skipping space, \t, \n, \r (indentation a word at a time)
 //	string.go        strings: SWAR scan of plain runs, UTF-8 validation with
 //	                 code point count and class from a lead-byte table

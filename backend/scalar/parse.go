@@ -153,6 +153,9 @@ valueReserved: // i < n, room for the value's entry
 	// what is wrong when that fails.
 	case 't':
 		if i+4 <= n && load32(src, i) == wordTrue {
+			if runFollows(src, i+4) && depth > 0 && inArray(t, at) {
+				goto run
+			}
 			i += 4
 		} else if i, err = literal(src, i, "true", backend.MsgInvalidTrue); err != nil {
 			return err
@@ -160,6 +163,9 @@ valueReserved: // i < n, room for the value's entry
 		appendScalar(t, backend.KindTrue)
 	case 'f':
 		if i+5 <= n && load32(src, i+1) == wordAlse {
+			if runFollows(src, i+5) && depth > 0 && inArray(t, at) {
+				goto run
+			}
 			i += 5
 		} else if i, err = literal(src, i, "false", backend.MsgInvalidFalse); err != nil {
 			return err
@@ -167,6 +173,9 @@ valueReserved: // i < n, room for the value's entry
 		appendScalar(t, backend.KindFalse)
 	case 'n':
 		if i+4 <= n && load32(src, i) == wordNull {
+			if runFollows(src, i+4) && depth > 0 && inArray(t, at) {
+				goto run
+			}
 			i += 4
 		} else if i, err = literal(src, i, "null", backend.MsgInvalidNull); err != nil {
 			return err
@@ -185,11 +194,17 @@ valueReserved: // i < n, room for the value's entry
 			// is b == ']' or b == '}'.)
 			if e := src[i+1]; e-'0' <= 9 {
 				if f := src[i+2]; (f == ',' || f|0x20 == '}') && c != '0' {
+					if runFollows(src, i+2) && depth > 0 && inArray(t, at) {
+						goto run
+					}
 					appendNumber(t, backend.KindInt, uint64(c-'0')*10+uint64(e-'0'))
 					i += 2
 					goto next
 				}
 			} else if e == ',' || e|0x20 == '}' {
+				if runFollows(src, i+1) && depth > 0 && inArray(t, at) {
+					goto run
+				}
 				appendNumber(t, backend.KindInt, uint64(c-'0'))
 				i++
 				goto next
@@ -368,6 +383,27 @@ close: // the container at tape index at ended just before src[i]
 		at = int(parent)
 	}
 	goto next
+
+run: // src[i] begins a literal or a small int that scalarRun takes, in the array at tape index at
+	{
+		var count int
+		i, count = scalarRun(src, i, t)
+		t.Words[at] += uint64(count - 1) // next counts the last
+	}
+	goto next
+}
+
+// runFollows reports whether src[j] is a comma and the byte after it may
+// begin another member scalarRun takes: parse calls scalarRun for runs of
+// two members or more (for one, the call costs more than it saves).
+func runFollows(src []byte, j int) bool {
+	return j+1 < len(src) && src[j] == ',' && runStarts[src[j+1]]
+}
+
+// inArray reports whether the container whose header is at tape index at
+// is an array.
+func inArray(t *backend.Tape, at int) bool {
+	return backend.Kind(t.Words[at]>>backend.KindShift) == backend.KindArray
 }
 
 // literal checks that src[i:] starts with lit (true, false or null), whose
