@@ -3,6 +3,7 @@ package scalar
 import (
 	"encoding/binary"
 	"math/bits"
+	"strconv"
 
 	"github.com/isojson/isojson/backend"
 )
@@ -21,91 +22,27 @@ func unescapeString(src []byte, q, j, extra int, class backend.Class, t *backend
 	out := t.Arena
 	start := len(out)
 	clean := true
-	var r rune
 	out = arenaRoom(t, out, j-q-1)
 	out = append(out, src[q+1:j]...)
 	for {
-		// src[j] is a backslash. The common escapes and the ASCII between
-		// them first, in a loop of their own (unescapeCommon); then what it
-		// left: the closing quote, other text, or an escape it does not
-		// take (a bad one, a lone surrogate, one near the input's end).
+		// src[j] is a backslash. Escapes and the ASCII between them go
+		// through unescapeCommon, which takes every valid escape; then what
+		// it left: the closing quote, other text, or a backslash.
 		out = arenaRoom(t, out, commonRoom)
+		from := j
 		j, out, clean, extra, class = unescapeCommon(src, j, out, clean, extra, class)
 		if j < n {
 			switch c := src[j]; {
 			case c == '"':
 				goto end
-			case c != '\\':
-				goto text
-			}
-		}
-		if j+1 >= n {
-			t.Arena = out
-			return 0, failEnd(src)
-		}
-		out = arenaRoom(t, out, 4) // what one escape writes, at most
-		if c := simpleEscapes[src[j+1]]; c != 0 {
-			// \" \\ \/ \b \f \n \r \t: one byte, of which only '/'
-			// may be written again as it is.
-			clean = clean && c == '/'
-			l := len(out)
-			out = out[:l+1]
-			out[l] = c
-			j += 2
-			goto next
-		}
-		if src[j+1] != 'u' {
-			t.Arena = out
-			return 0, fail(src, j, backend.MsgInvalidEscape)
-		}
-		// Four valid hex digits of a code point that is no surrogate (every
-		// escape of text written with ensure_ascii but the astral pairs)
-		// decoded here; the rest by unescapeUnicode.
-		if v, ok := hexQuad4(src, j+2); ok && uint32(v)-0xD800 >= 0x800 {
-			r = v
-			j += 6
-		} else {
-			var err error
-			var size int
-			if r, size, err = unescapeUnicode(src, j); err != nil {
+			case c == '\\':
+				if j != from { // the end of its room: more, and on
+					continue
+				}
 				t.Arena = out
-				return 0, err
+				return 0, escapeError(src, j)
 			}
-			j += size
 		}
-		if r < 0x20 || r == '"' || r == '\\' {
-			clean = false
-		}
-		if r < 0x80 {
-			l := len(out)
-			out = out[:l+1]
-			out[l] = byte(r)
-		} else if r < 0x800 { // 2 or 3 bytes of UTF-8, stored in place
-			l := len(out)
-			out = out[:l+2]
-			u := out[l : l+2 : l+2]
-			u[0], u[1] = 0xC0|byte(r>>6), 0x80|byte(r)&0x3F
-			extra++
-			class = max(class, classOf(r))
-		} else if r < 0x10000 {
-			l := len(out)
-			out = out[:l+3]
-			u := out[l : l+3 : l+3]
-			u[0], u[1], u[2] = 0xE0|byte(r>>12), 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F
-			extra += 2
-			class = max(class, backend.ClassBMP)
-		} else { // a surrogate pair's code point: 4 bytes
-			out = appendAstral(out, r)
-			extra += 3
-			class = backend.ClassAstral
-		}
-	next:
-		// Another escape straight after this one (\u0416\u0438..., text
-		// written with ensure_ascii, or \r\n): no text between them to copy.
-		if j < n && src[j] == '\\' {
-			continue
-		}
-	text:
 		// Copy the text up to the next special byte: plain ASCII (the
 		// usual text between escapes) as it is scanned, each block stored
 		// whole to the arena before its special byte is looked for, then
@@ -191,13 +128,16 @@ const commonRoom = 256
 // quotes nearly always: two-byte escapes, \u escapes of code points and of
 // valid surrogate pairs, and plain ASCII between them, copied 16 bytes a
 // step. From src[j], a backslash, it appends to out until the byte it
-// leaves to its caller: a quote, a non-ASCII or control byte, an escape it
-// does not take (a bad one or a lone surrogate, one near the input's end), text within 16 bytes of the input's end, or the room's end. It calls
-// nothing and checks no room per step: what an escape or a run of ASCII
-// writes is never longer than what it reads (\n: 2 bytes read, 1 written;
-// \u0416: 6 and 2; a pair: 12 and 4), so out stays within its room while the input read since
-// the call does, with 16 bytes kept for a block's whole store. The arguments
-// and results after out are unescapeString's clean, extra and class.
+// leaves to its caller: a quote, a non-ASCII or control byte, text within 16
+// bytes of the input's end, the room's end, or an escape it does not take,
+// which is never a valid one (each case tests the bytes its escape needs,
+// and a valid one is followed by at least its string's closing quote):
+// escapeError says what is wrong with it. It calls nothing and checks no
+// room per step: what an escape or a run of ASCII writes is never longer
+// than what it reads (\n: 2 bytes read, 1 written; \u0416: 6 and 2; a pair:
+// 12 and 4), so out stays within its room while the input read since the
+// call does, with 16 bytes kept for a block's whole store. The arguments and
+// results after out are unescapeString's clean, extra and class.
 func unescapeCommon(src []byte, j int, out []byte, clean bool, extra int, class backend.Class) (
 	int, []byte, bool, int, backend.Class) {
 	n := len(src)
@@ -205,14 +145,16 @@ func unescapeCommon(src []byte, j int, out []byte, clean bool, extra int, class 
 	lim := j + cap(out) - l - 16 // a step may begin at j <= lim
 	out = out[:cap(out)]
 	sp, simd := loadSpecials16(), useSIMD
-	for j <= lim && j+6 <= n { // src[j] is a backslash
+	for j <= lim && j+1 < n { // src[j] is a backslash
 		if c := simpleEscapes[src[j+1]]; c != 0 {
+			// \" \\ \/ \b \f \n \r \t: one byte, of which only '/'
+			// may be written again as it is.
 			clean = clean && c == '/'
 			out[l] = c
 			l++
 			j += 2
 		} else {
-			if src[j+1] != 'u' {
+			if src[j+1] != 'u' || j+6 > n {
 				break
 			}
 			r, ok := hexQuad(src[j+2 : j+6 : j+6])
@@ -289,6 +231,25 @@ func unescapeCommon(src []byte, j int, out []byte, clean bool, extra int, class 
 // escape stands for, and every other byte (\u's 'u' too) to 0.
 var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
+// escapeError is the error of the escape at src[j], a backslash, that
+// unescapeCommon did not take: cut short by the input's end, not an escape,
+// or a \u escape unescapeUnicode finds wrong (bad hex digits, a lone or
+// broken surrogate). unescapeCommon takes every valid escape, so
+// unescapeUnicode accepting this one would be a bug in it: a panic, which
+// the engine reports as an internal error, not text decoded twice.
+func escapeError(src []byte, j int) error {
+	switch {
+	case j+1 >= len(src):
+		return failEnd(src)
+	case src[j+1] != 'u':
+		return fail(src, j, backend.MsgInvalidEscape)
+	}
+	if _, _, err := unescapeUnicode(src, j); err != nil {
+		return err
+	}
+	panic("scalar: unescapeCommon left a valid escape at " + strconv.Itoa(j))
+}
+
 // arenaRoom returns out, the arena's bytes so far (unescapeString's local
 // copy of t.Arena), with room for n more; when it must grow, the arena is
 // grown as the tape grows it (t.ReserveArena: its allocator, if any) and
@@ -349,14 +310,6 @@ func hexQuad(d []byte) (rune, bool) {
 	_ = d[3]
 	a, b, c, e := hexValue[d[0]], hexValue[d[1]], hexValue[d[2]], hexValue[d[3]]
 	return rune(a)<<12 | rune(b)<<8 | rune(c)<<4 | rune(e), a|b|c|e >= 0
-}
-
-// hexQuad4 is hexQuad of src[i:i+4], and false when they are not all there.
-func hexQuad4(src []byte, i int) (rune, bool) {
-	if i+4 > len(src) {
-		return 0, false
-	}
-	return hexQuad(src[i : i+4 : i+4])
 }
 
 // hex4 reads the four hex digits at src[i:i+4]: all at once (hexQuad) when
@@ -461,14 +414,4 @@ func classOf(r rune) backend.Class {
 		return backend.ClassBMP
 	}
 	return backend.ClassAstral
-}
-
-// appendAstral appends r, a code point beyond U+FFFF, as its 4 bytes of
-// UTF-8 (the room is there; unescapeString stores the shorter forms itself).
-func appendAstral(out []byte, r rune) []byte {
-	l := len(out)
-	out = out[:l+4]
-	u := out[l : l+4 : l+4]
-	u[0], u[1], u[2], u[3] = 0xF0|byte(r>>18), 0x80|byte(r>>12)&0x3F, 0x80|byte(r>>6)&0x3F, 0x80|byte(r)&0x3F
-	return out
 }
