@@ -67,7 +67,9 @@ func scalarRun(src []byte, i int, t *backend.Tape) (int, int) {
 		}
 		end = i
 		count++
-		// A comma and, straight after it, another member that may be one.
+		// A comma and, straight after it, another member that may be one:
+		// runFollows' test, written out (through the call, inlined all the
+		// same, small-ints cost +3.6% and bools-nulls +4.4%).
 		if uint(i+1) >= uint(n) || src[i] != ',' || !runStarts[src[i+1]] {
 			break
 		}
