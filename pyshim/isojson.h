@@ -32,7 +32,7 @@
  *   loads_dict_check.c  its once-per-process check against CPython's dicts
  *   selfcheck_str.h     the two checks' keys, made cheaply
  *   cpython_str.h       str header reads: compact data, cached hash and UTF-8
- *   cpython_long.h      int header reads: two-digit ints
+ *   cpython_long.h      int header reads: two-digit ints, UUID ints
  */
 #ifndef ISOJSON_H
 #define ISOJSON_H

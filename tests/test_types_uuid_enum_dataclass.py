@@ -43,6 +43,55 @@ def test_uuids():
         same({u: i for i, u in enumerate(values)}, option | NS)
 
 
+def uuid_with_int(value):
+    """A UUID whose int is set past the constructor's checks."""
+    u = uuid.UUID(int=1)
+    object.__setattr__(u, "int", value)
+    return u
+
+
+def test_uuid_ints_at_every_digit_boundary():
+    # isojson reads UUID.int's 30-bit digits from the int itself: every
+    # count of digits (0 to 5) and every bit of the top one.
+    values = [0, 1, 2**128 - 1] + [2**k for k in range(128)] + [2**k - 1 for k in range(1, 129)]
+    values += [2**k + 1 for k in range(30, 128, 30)] + [3 << 126, 2**127 + 2**96 + 2**64 + 2**32 + 1]
+    for v in values:
+        u = uuid_with_int(v)
+        assert isojson.dumps(u) == orjson.dumps(u) == b'"%s"' % str(uuid.UUID(int=v)).encode(), v
+    ints = [uuid_with_int(v) for v in values]
+    same(ints)
+    same({"ids": ints, "n": len(ints)}, orjson.OPT_INDENT_2)
+
+
+def test_uuid_int_of_other_int_types():
+    class Int(int):
+        pass
+
+    for v in (True, False, Int(7), Int(2**100 + 3), Int(0)):
+        same(uuid_with_int(v))
+
+
+def test_uuid_int_out_of_range_is_an_error():
+    # orjson writes zeros for a negative int or one of 2^128 or more, and
+    # misreads a float's memory; isojson refuses them.
+    for v in (-1, -(2**127), 2**128, 2**200, 1.5, "1", None):
+        with pytest.raises(isojson.JSONEncodeError, match="UUID.int is not a 128-bit integer"):
+            isojson.dumps(uuid_with_int(v))
+        with pytest.raises(isojson.JSONEncodeError, match="UUID.int is not a 128-bit integer"):
+            isojson.dumps({"a": [uuid.UUID(int=5), uuid_with_int(v)]})
+
+
+def test_uuid_int_deleted():
+    # orjson crashes here (it reads the missing attribute as NULL).
+    u = uuid.UUID(int=1)
+    isojson.dumps(u)
+    object.__delattr__(u, "int")
+    with pytest.raises(AttributeError):
+        isojson.dumps(u)
+    with pytest.raises(AttributeError):
+        isojson.dumps([uuid.UUID(int=2), u])
+
+
 def test_uuid_subclass_is_not_a_uuid():
     class U(uuid.UUID):
         pass

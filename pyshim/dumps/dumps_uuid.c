@@ -1,25 +1,63 @@
 /* uuid.UUID (the exact type) → its canonical text, 8-4-4-4-12 lowercase hex
- * digits, from the 128-bit `int` attribute, as orjson writes it. */
+ * digits, from the 128-bit `int` attribute, as orjson writes it. The int's
+ * digits are read from its header (cpython/cpython_long.h). */
 #include "dumps.h"
 #include "dumps_types.h"
+#include "cpython/cpython_long.h"
 
-/* Each byte's two lowercase hex digits: one 2-byte copy per byte instead
- * of two lookups and a branch on the dash positions per byte. */
-static const char HEX_PAIRS[513] =
-    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-
-static char *put_hex(char *p, const uint8_t *bytes, int n)
+/* The 8 lowercase hex digits of x, the first (most significant) in the low
+ * byte, as a little-endian store writes them: each nibble spread to a byte,
+ * then '0' added, and 'a' - '0' - 10 more where the nibble is 10 or more
+ * (its byte plus 6 carries into bit 4). About 15 instructions for 8 digits,
+ * where a table of digit pairs took a load, a shift and a store for each
+ * byte. */
+static inline uint64_t hex8(uint32_t x)
 {
-    for (int i = 0; i < n; i++)
-        memcpy(p + 2 * i, HEX_PAIRS + 2 * bytes[i], 2);
-    return p + 2 * n;
+    uint64_t n = x;
+    n = (n | n << 16) & 0x0000FFFF0000FFFFull;
+    n = (n | n << 8) & 0x00FF00FF00FF00FFull;
+    n = (n | n << 4) & 0x0F0F0F0F0F0F0F0Full; /* byte k: nibble k from the bottom */
+    uint64_t letters = ((n + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+    n += 0x3030303030303030ull + letters * ('a' - '0' - 10);
+    return __builtin_bswap64(n);
+}
+
+static inline void store32(char *p, uint64_t v)
+{
+    uint32_t w = (uint32_t)v;
+    memcpy(p, &w, 4);
+}
+
+static inline uint64_t load_be64(const uint8_t *b)
+{
+    uint64_t v = 0;
+    for (int k = 0; k < 8; k++)
+        v = v << 8 | b[k];
+    return v;
+}
+
+/* The int's high and low 64 bits: 0, or -1 with an exception. */
+static int uuid_bits(PyObject *value, uint64_t *hi, uint64_t *lo)
+{
+    /* A negative int, one of 2^128 or more, or no int: only an int set past
+     * UUID's constructor (orjson writes zeros for the first two). */
+    static const char msg[] = "UUID.int is not a 128-bit integer";
+    if (!PyLong_Check(value))
+        return dumps_error(msg);
+    if (isojson_long_u128(value, hi, lo) == 0)
+        return 0;
+    /* Another int layout than 3.14's, or out of range: the public API. */
+    if (PyLong_IsNegative(value))
+        return dumps_error(msg);
+    uint8_t bytes[16];
+    Py_ssize_t n = PyLong_AsNativeBytes(value, bytes, 16, Py_ASNATIVEBYTES_BIG_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
+    if (n == -1)
+        return -1;
+    if (n > 16)
+        return dumps_error(msg);
+    *hi = load_be64(bytes);
+    *lo = load_be64(bytes + 8);
+    return 0;
 }
 
 int dumps_uuid(dumps_ctx *c, PyObject *o, int as_key)
@@ -29,28 +67,25 @@ int dumps_uuid(dumps_ctx *c, PyObject *o, int as_key)
     PyObject *value = PyObject_GetAttr(o, c->st->str_int);
     if (value == NULL)
         return -1;
-    uint8_t bytes[16];
-    Py_ssize_t n = PyLong_Check(value)
-                       ? PyLong_AsNativeBytes(value, bytes, 16,
-                                              Py_ASNATIVEBYTES_BIG_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER)
-                       : -2;
+    uint64_t hi, lo;
+    int rc = uuid_bits(value, &hi, &lo);
     Py_DECREF(value);
-    if (n == -1)
+    if (rc < 0)
         return -1;
-    if (n < 0 || n > 16)
-        return dumps_error("UUID.int is not a 128-bit integer");
     (void)as_key; /* a key and a value are the same String entry */
-    char *start = dumps_text_begin(c), *p = start;
-    if (start == NULL)
+    char *p = dumps_text_begin(c);
+    if (p == NULL)
         return -1;
-    p = put_hex(p, bytes, 4);
-    *p++ = '-';
-    p = put_hex(p, bytes + 4, 2);
-    *p++ = '-';
-    p = put_hex(p, bytes + 6, 2);
-    *p++ = '-';
-    p = put_hex(p, bytes + 8, 2);
-    *p++ = '-';
-    p = put_hex(p, bytes + 10, 6);
-    return dumps_text_finish(c, start, p);
+    /* Digits 0-7, 8-11, 12-15, 16-19, 20-23, 24-31 at 0, 9, 14, 19, 24, 28:
+     * 8-byte stores where the next store or a dash overwrites their tail. */
+    uint64_t h1 = hex8((uint32_t)hi), l0 = hex8((uint32_t)(lo >> 32));
+    uint64_t h0 = hex8((uint32_t)(hi >> 32)), l1 = hex8((uint32_t)lo);
+    memcpy(p, &h0, 8);
+    store32(p + 9, h1);
+    store32(p + 14, h1 >> 32);
+    store32(p + 19, l0);
+    store32(p + 24, l0 >> 32);
+    memcpy(p + 28, &l1, 8);
+    p[8] = p[13] = p[18] = p[23] = '-';
+    return dumps_text_finish(c, p, p + 36);
 }
