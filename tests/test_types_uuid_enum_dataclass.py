@@ -92,6 +92,34 @@ def test_uuid_int_deleted():
         isojson.dumps([uuid.UUID(int=2), u])
 
 
+def test_uuid_int_follows_changes_to_the_class():
+    # isojson reads UUID.int from its slot while the class is unchanged; a
+    # property or __getattribute__ put on the class later is honoured, and
+    # once removed, the slot is read again.
+    u = uuid.UUID(int=3)
+    want = b'"00000000-0000-0000-0000-000000000003"'
+    assert isojson.dumps([u, u]) == b"[" + want + b"," + want + b"]"
+    slot = uuid.UUID.__dict__["int"]
+    try:
+        uuid.UUID.int = property(lambda self: 7)
+        same(u)
+        assert isojson.dumps(u) == b'"00000000-0000-0000-0000-000000000007"'
+    finally:
+        uuid.UUID.int = slot
+    assert isojson.dumps(u) == want
+
+    def getattribute(self, name):
+        return 9 if name == "int" else object.__getattribute__(self, name)
+
+    try:
+        uuid.UUID.__getattribute__ = getattribute
+        same(u)
+        assert isojson.dumps(u) == b'"00000000-0000-0000-0000-000000000009"'
+    finally:
+        del uuid.UUID.__getattribute__
+    assert isojson.dumps([u]) == b"[" + want + b"]"
+
+
 def test_uuid_subclass_is_not_a_uuid():
     class U(uuid.UUID):
         pass

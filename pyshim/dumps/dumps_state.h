@@ -55,6 +55,10 @@ typedef struct isojson_dumps_state {
     PyObject *str_convert;           /* "convert" (pendulum) */
     /* Which groups of types[] are filled (bits of dumps_types.c). */
     unsigned found;
+    /* Where uuid.UUID keeps its int (a __slots__ member), valid while the
+     * type's version tag is uuid_int_version (dumps_uuid.c); 0 before. */
+    unsigned int uuid_int_version;
+    Py_ssize_t uuid_int_offset;
 } isojson_dumps_state;
 
 #endif

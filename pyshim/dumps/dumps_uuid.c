@@ -1,6 +1,7 @@
 /* uuid.UUID (the exact type) → its canonical text, 8-4-4-4-12 lowercase hex
  * digits, from the 128-bit `int` attribute, as orjson writes it. The int's
- * digits are read from its header (cpython/cpython_long.h). */
+ * digits are read from its header (cpython/cpython_long.h), the int itself
+ * from UUID's slot (uuid_int). */
 #include "dumps.h"
 #include "dumps_types.h"
 #include "cpython/cpython_long.h"
@@ -60,11 +61,61 @@ static int uuid_bits(PyObject *value, uint64_t *hi, uint64_t *lo)
     return 0;
 }
 
+#ifndef Py_GIL_DISABLED
+/* Finds where UUID (the exact type t) keeps `int`, for uuid_int: a slot
+ * (a member descriptor of an object), met by the generic getattr. Anything
+ * else (a property, a __getattribute__, a metaclass) leaves it unknown. */
+static void uuid_int_learn(isojson_dumps_state *st, PyTypeObject *t)
+{
+    if (Py_TYPE(t) != &PyType_Type || t->tp_getattro != PyObject_GenericGetAttr)
+        return;
+    /* The class attribute of a member descriptor is the descriptor. */
+    PyObject *d;
+    if (PyObject_GetOptionalAttr((PyObject *)t, st->str_int, &d) <= 0) {
+        PyErr_Clear();
+        return;
+    }
+    if (Py_TYPE(d) == &PyMemberDescr_Type) {
+        PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+        if (m->type == Py_T_OBJECT_EX && !(m->flags & Py_AUDIT_READ)) {
+            st->uuid_int_offset = m->offset;
+            /* The lookup gave the type a version tag if it can have one
+             * (0 otherwise, which matches nothing). */
+            st->uuid_int_version = t->tp_version_tag;
+        }
+    }
+    Py_DECREF(d);
+}
+#endif
+
+/* o.int, a new reference (NULL with an exception). The generic getattr
+ * (about 130 instructions: the type's lookup, the descriptor's call) is
+ * replaced by a load from the slot while the type is as it was when the
+ * slot was found: a type's version tag changes with any change to it or to
+ * its bases. An empty slot takes the getattr for its AttributeError. On
+ * 3.14t another thread may store into the slot while it is read: getattr
+ * there. */
+static PyObject *uuid_int(dumps_ctx *c, PyObject *o)
+{
+    isojson_dumps_state *st = c->st;
+#ifndef Py_GIL_DISABLED
+    PyTypeObject *t = Py_TYPE(o);
+    if (t->tp_version_tag != 0 && t->tp_version_tag == st->uuid_int_version) {
+        PyObject *v = *(PyObject **)((char *)o + st->uuid_int_offset);
+        if (v != NULL)
+            return Py_NewRef(v);
+    } else {
+        uuid_int_learn(st, t);
+    }
+#endif
+    return PyObject_GetAttr(o, st->str_int);
+}
+
 int dumps_uuid(dumps_ctx *c, PyObject *o, int as_key)
 {
     if (dumps_pin(c) < 0)
         return -1;
-    PyObject *value = PyObject_GetAttr(o, c->st->str_int);
+    PyObject *value = uuid_int(c, o);
     if (value == NULL)
         return -1;
     uint64_t hi, lo;
