@@ -545,8 +545,11 @@ static inline __attribute__((always_inline)) int dumps_cursor_slow(dumps_ctx *c,
     } else if (t == &PyLong_Type) {
         rc = dumps_int(c, o);
     } else {
+        /* Not a str, int, float, bool, None, dict or list (the callers
+         * tried dumps_cursor_scalar first): dumps_value's exact types would
+         * only be compared again. */
         c->keys->foreign++;
-        rc = dumps_value(c, o);
+        rc = dumps_value_slow(c, o);
     }
     dumps_cursor_load(c, k);
     return rc;
