@@ -124,15 +124,6 @@ PyObject *dumps_type_find(isojson_dumps_state *st, enum isojson_cached_type whic
 const char dumps_digit_pairs[201] = "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
                                      "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
-int dumps_text_finish(dumps_ctx *c, char *start, char *end)
-{
-    size_t n = (size_t)(end - start);
-    dumps_text_trim(c, DUMPS_TEXT_BUF - n);
-    /* A clean UTF-8 String: the writer copies short clean Strings inline in
-     * its compact loop, without escaping. */
-    return dumps_ref_clean(c, ISOJSON_STRING, ISOJSON_ASCII, ISOJSON_UTF8, start, n, n, 1);
-}
-
 /* Whether some group has not been found yet, so that a dumps_type call may run
  * Python code: a lazy module (importlib.util.LazyLoader) in sys.modules
  * executes on its first attribute lookup, and that code may mutate the
@@ -211,12 +202,15 @@ int dumps_typed_value(dumps_ctx *c, PyObject *o)
         return dumps_ft_abort(c);
     }
 #endif
-    if (!lookups_pending(c->st))
-        return typed_value(c, o);
-    /* Keep o alive while a type lookup may run arbitrary code. */
-    Py_INCREF(o);
+    /* Keep o alive while a type lookup may run arbitrary code. One call
+     * of typed_value, which is then inlined: its frame and the call cost
+     * about 20 instructions a value. */
+    int pending = lookups_pending(c->st);
+    if (pending)
+        Py_INCREF(o);
     int rc = typed_value(c, o);
-    Py_DECREF(o);
+    if (pending)
+        Py_DECREF(o);
     return rc;
 }
 

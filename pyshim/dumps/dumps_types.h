@@ -85,7 +85,14 @@ static inline uint8_t *dumps_text_room(dumps_ctx *c, size_t n)
 static inline void dumps_text_trim(dumps_ctx *c, size_t unused) { c->scratch->len -= unused; }
 
 static inline char *dumps_text_begin(dumps_ctx *c) { return (char *)dumps_text_room(c, DUMPS_TEXT_BUF); }
-int dumps_text_finish(dumps_ctx *c, char *start, char *end);
+static inline int dumps_text_finish(dumps_ctx *c, char *start, char *end)
+{
+    size_t n = (size_t)(end - start);
+    dumps_text_trim(c, DUMPS_TEXT_BUF - n);
+    /* A clean UTF-8 String: the writer copies short clean Strings inline in
+     * its compact loop, without escaping. */
+    return dumps_ref_clean(c, ISOJSON_STRING, ISOJSON_ASCII, ISOJSON_UTF8, start, n, n, 1);
+}
 
 #pragma GCC visibility pop
 
