@@ -141,14 +141,14 @@ static int typed_value(dumps_ctx *c, PyObject *o)
     uint32_t opts = c->opts;
     int datetimes = !(opts & ISOJSON_OPT_PASSTHROUGH_DATETIME);
     if (datetimes && (PyObject *)t == dumps_type(st, ISOJSON_T_DATETIME))
-        return dumps_datetime(c, o, ISOJSON_T_DATETIME, 0);
+        return dumps_datetime(c, o);
     if ((PyObject *)t == dumps_type(st, ISOJSON_T_UUID))
         return dumps_uuid(c, o, 0);
     if (datetimes) {
         if ((PyObject *)t == dumps_type(st, ISOJSON_T_DATE))
-            return dumps_datetime(c, o, ISOJSON_T_DATE, 0);
+            return dumps_date(c, o);
         if ((PyObject *)t == dumps_type(st, ISOJSON_T_TIME))
-            return dumps_datetime(c, o, ISOJSON_T_TIME, 0);
+            return dumps_time(c, o);
     }
     if ((PyObject *)Py_TYPE(t) == dumps_type(st, ISOJSON_T_ENUMTYPE) && Py_TYPE(t) != &PyType_Type)
         return dumps_enum(c, o);
@@ -193,11 +193,11 @@ int dumps_typed_value(dumps_ctx *c, PyObject *o)
         PyObject *t = (PyObject *)Py_TYPE(o);
         if (!(c->opts & ISOJSON_OPT_PASSTHROUGH_DATETIME)) {
             if (t == dumps_type_slot(st, ISOJSON_T_DATETIME))
-                return dumps_datetime(c, o, ISOJSON_T_DATETIME, 0);
+                return dumps_datetime(c, o);
             if (t == dumps_type_slot(st, ISOJSON_T_DATE))
-                return dumps_datetime(c, o, ISOJSON_T_DATE, 0);
+                return dumps_date(c, o);
             if (t == dumps_type_slot(st, ISOJSON_T_TIME))
-                return dumps_datetime(c, o, ISOJSON_T_TIME, 0);
+                return dumps_time(c, o);
         }
         return dumps_ft_abort(c);
     }
@@ -219,11 +219,11 @@ static int typed_key(dumps_ctx *c, PyObject *key)
     isojson_dumps_state *st = c->st;
     PyTypeObject *t = Py_TYPE(key);
     if ((PyObject *)t == dumps_type(st, ISOJSON_T_DATETIME))
-        return dumps_datetime(c, key, ISOJSON_T_DATETIME, 1);
+        return dumps_datetime(c, key);
     if ((PyObject *)t == dumps_type(st, ISOJSON_T_DATE))
-        return dumps_datetime(c, key, ISOJSON_T_DATE, 1);
+        return dumps_date(c, key);
     if ((PyObject *)t == dumps_type(st, ISOJSON_T_TIME))
-        return dumps_datetime(c, key, ISOJSON_T_TIME, 1);
+        return dumps_time(c, key);
     if ((PyObject *)t == dumps_type(st, ISOJSON_T_UUID))
         return dumps_uuid(c, key, 1);
     if ((PyObject *)Py_TYPE(t) == dumps_type(st, ISOJSON_T_ENUMTYPE) && Py_TYPE(t) != &PyType_Type)

@@ -41,9 +41,11 @@ static inline PyObject *dumps_type(isojson_dumps_state *st, enum isojson_cached_
  * appends its String entry (0), fails (-1) or is not one (DUMPS_NOT_MINE). */
 int dumps_typed_key(dumps_ctx *c, PyObject *key);
 
-/* dumps_datetime.c: kind is ISOJSON_T_DATETIME, _DATE or _TIME. Values and
- * keys are the same clean String entry (as_key is not read). */
-int dumps_datetime(dumps_ctx *c, PyObject *o, enum isojson_cached_type kind, int as_key);
+/* dumps_datetime.c: datetime.datetime, date and time. Values and keys are
+ * the same clean String entry. */
+int dumps_datetime(dumps_ctx *c, PyObject *o);
+int dumps_date(dumps_ctx *c, PyObject *o);
+int dumps_time(dumps_ctx *c, PyObject *o);
 /* dumps_uuid.c */
 int dumps_uuid(dumps_ctx *c, PyObject *o, int as_key);
 /* dumps_enum.c: the member's value, as a value or as a key. */
