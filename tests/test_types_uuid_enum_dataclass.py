@@ -183,6 +183,42 @@ def test_enum_keys():
     same({Color.RED: 1})
 
 
+class Status(str, enum.Enum):
+    # Written as its str (orjson takes str subclasses before Enum members),
+    # not as its value, unless OPT_PASSTHROUGH_SUBCLASS.
+    def __new__(cls, code, text):
+        member = str.__new__(cls, text)
+        member._value_ = code
+        return member
+
+    OK = (200, "ok")
+    GONE = (410, "gone")
+
+
+class Level(int, enum.Enum):
+    def __new__(cls, number, name):
+        member = int.__new__(cls, number)
+        member._value_ = name
+        return member
+
+    LOW = (1, "low")
+
+
+class Shape(list, enum.Enum):
+    SQUARE = [4]
+
+
+def test_enum_member_of_a_builtin_subclass_is_the_builtin():
+    doc = [Status.OK, Level.LOW, Shape.SQUARE, {"s": Status.GONE, "l": Level.LOW}]
+    for option in combos(orjson.OPT_PASSTHROUGH_SUBCLASS, SK):
+        same(doc, option)
+        same(Status.OK, option)
+    assert isojson.dumps(doc) == b'["ok",1,[4],{"s":"gone","l":1}]'
+    assert isojson.dumps(doc, option=orjson.OPT_PASSTHROUGH_SUBCLASS) == b'[200,"low",[4],{"s":410,"l":"low"}]'
+    for option in (NS, NS | orjson.OPT_PASSTHROUGH_SUBCLASS):
+        same({Status.OK: 1, Level.LOW: 2}, option)
+
+
 def test_enum_class_itself_is_not_serializable():
     same(Color)
     same([Color], default=lambda o: o.__name__)

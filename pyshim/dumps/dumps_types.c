@@ -1,9 +1,9 @@
 /* The order in which dumps tries the types that have no exact-type fast path
  * in dumps_value, as orjson 3.13 decides it: datetime, UUID, date, time (exact
- * types; the datetime ones unless OPT_PASSTHROUGH_DATETIME), Enum members
- * (whose class's metaclass is exactly enum.EnumType), subclasses of str, int,
- * list and dict unless OPT_PASSTHROUGH_SUBCLASS (float and tuple subclasses
- * never), dataclasses unless OPT_PASSTHROUGH_DATACLASS, numpy under
+ * types; the datetime ones unless OPT_PASSTHROUGH_DATETIME), subclasses of
+ * str, int, list and dict unless OPT_PASSTHROUGH_SUBCLASS (float and tuple
+ * subclasses never), Enum members (whose class's metaclass is exactly
+ * enum.EnumType), dataclasses unless OPT_PASSTHROUGH_DATACLASS, numpy under
  * OPT_SERIALIZE_NUMPY, then default=.
  *
  * The types are looked up in the calling interpreter's own sys.modules and
@@ -150,8 +150,9 @@ static int typed_value(dumps_ctx *c, PyObject *o)
         if ((PyObject *)t == dumps_type(st, ISOJSON_T_TIME))
             return dumps_time(c, o);
     }
-    if ((PyObject *)Py_TYPE(t) == dumps_type(st, ISOJSON_T_ENUMTYPE) && Py_TYPE(t) != &PyType_Type)
-        return dumps_enum(c, o);
+    /* Subclasses before Enum members, as orjson: an IntEnum or a
+     * (str, Enum) member is written as its int or str, which differs from
+     * its value when its __new__ set _value_ to something else. */
     unsigned long flags = t->tp_flags;
     if (!(opts & ISOJSON_OPT_PASSTHROUGH_SUBCLASS)) {
         if (flags & Py_TPFLAGS_UNICODE_SUBCLASS)
@@ -163,6 +164,8 @@ static int typed_value(dumps_ctx *c, PyObject *o)
         if (flags & Py_TPFLAGS_DICT_SUBCLASS)
             return dumps_dict(c, o);
     }
+    if ((PyObject *)Py_TYPE(t) == dumps_type(st, ISOJSON_T_ENUMTYPE) && Py_TYPE(t) != &PyType_Type)
+        return dumps_enum(c, o);
     if (!(opts & ISOJSON_OPT_PASSTHROUGH_DATACLASS)) {
         int is = dumps_is_dataclass(c, t);
         if (is < 0)
