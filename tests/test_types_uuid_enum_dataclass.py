@@ -219,6 +219,58 @@ def test_enum_member_of_a_builtin_subclass_is_the_builtin():
         same({Status.OK: 1, Level.LOW: 2}, option)
 
 
+def test_enum_value_of_another_kind():
+    # isojson reads a member's _value_ itself while its class finds
+    # enum.Enum's own `value`; anything else that `value` or the attribute
+    # lookup may be is honoured, as orjson honours it by calling getattr.
+    class Own(enum.Enum):
+        A = 1
+        B = "b"
+
+        @property
+        def value(self):
+            return ["own", self._value_]
+
+    class Looked(enum.Enum):
+        A = 2
+
+        def __getattribute__(self, name):
+            return 40 if name in ("value", "_value_") else object.__getattribute__(self, name)
+
+    class Base(enum.Enum):
+        @property
+        def value(self):
+            return {"base": self._name_}
+
+    class Derived(Base):
+        X = 3
+
+    for v in (Own.A, Own.B, Looked.A, Derived.X, [Own.B, Color.RED, Derived.X, Looked.A]):
+        same(v)
+    assert isojson.dumps([Own.A, Looked.A, Derived.X]) == b'[["own",1],40,{"base":"X"}]'
+
+    # A member made by hand has no _value_: the property's own error
+    # (orjson crashes).
+    hand_made = object.__new__(Color)
+    for doc in (hand_made, [1, hand_made], {"a": hand_made}):
+        with pytest.raises(AttributeError, match="_value_"):
+            isojson.dumps(doc)
+
+
+def test_enum_value_replaced_on_enum_itself():
+    stock = enum.Enum.__dict__["value"]
+    assert isojson.dumps(Color.RED) == b"1"
+    try:
+        enum.Enum.value = property(lambda self: "replaced")
+        for option in (None, orjson.OPT_PASSTHROUGH_SUBCLASS):
+            same(Color.RED, option)
+            same([Num.ONE, Text.A, Perm.W, Perm.R | Perm.W], option)
+        assert isojson.dumps([Color.RED, Perm.W, Num.ONE]) == b'["replaced","replaced",1]'
+    finally:
+        enum.Enum.value = stock
+    assert isojson.dumps([Color.RED, Perm.W, Num.ONE]) == b"[1,2,1]"
+
+
 def test_enum_class_itself_is_not_serializable():
     same(Color)
     same([Color], default=lambda o: o.__name__)

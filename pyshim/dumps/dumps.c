@@ -172,6 +172,7 @@ int isojson_dumps_state_init(PyObject *module, isojson_dumps_state *st)
     INTERN(str_dataclass_fields, "__dataclass_fields__")
     INTERN(str_slots, "__slots__")
     INTERN(str_value, "value")
+    INTERN(str_value_, "_value_")
     INTERN(str_int, "int")
     INTERN(str_utcoffset, "utcoffset")
     INTERN(str_array_struct, "__array_struct__")
@@ -202,6 +203,7 @@ void isojson_dumps_state_clear(isojson_dumps_state *st)
     Py_CLEAR(st->str_dataclass_fields);
     Py_CLEAR(st->str_slots);
     Py_CLEAR(st->str_value);
+    Py_CLEAR(st->str_value_);
     Py_CLEAR(st->str_int);
     Py_CLEAR(st->str_utcoffset);
     Py_CLEAR(st->str_array_struct);

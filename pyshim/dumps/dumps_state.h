@@ -17,6 +17,10 @@ enum isojson_cached_type {
     ISOJSON_T_TIMEZONE,      /* datetime.timezone */
     ISOJSON_T_UUID,          /* uuid.UUID */
     ISOJSON_T_ENUMTYPE,      /* enum.EnumMeta (the metaclass of every Enum) */
+    ISOJSON_T_ENUM,          /* enum.Enum */
+    /* Not a type: enum.Enum's `value` descriptor, the one that returns the
+     * member's _value_ (found by dumps_enum.c at its first member). */
+    ISOJSON_T_ENUM_VALUE,
     ISOJSON_T_NDARRAY,       /* numpy.ndarray */
     /* The numpy scalar types orjson serializes (exact types). */
     ISOJSON_T_NP_FLOAT64,
@@ -38,12 +42,13 @@ enum isojson_cached_type {
 
 typedef struct isojson_dumps_state {
     PyTypeObject *FragmentType;
-    /* Cached types (strong references), NULL until found. */
+    /* Cached types (strong references), NULL until found; one descriptor. */
     PyObject *types[ISOJSON_T_COUNT];
     /* Interned attribute names used per object (strong references). */
     PyObject *str_dataclass_fields;  /* "__dataclass_fields__" */
     PyObject *str_slots;             /* "__slots__" */
     PyObject *str_value;             /* "value" */
+    PyObject *str_value_;            /* "_value_" */
     PyObject *str_int;               /* "int" */
     PyObject *str_utcoffset;         /* "utcoffset" */
     PyObject *str_array_struct;      /* "__array_struct__" */

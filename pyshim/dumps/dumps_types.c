@@ -29,7 +29,7 @@ static const type_source SOURCES[] = {
      {{ISOJSON_T_DATETIME, "datetime"}, {ISOJSON_T_DATE, "date"}, {ISOJSON_T_TIME, "time"},
       {ISOJSON_T_TIMEDELTA, "timedelta"}, {ISOJSON_T_TIMEZONE, "timezone"}}},
     {"uuid", 1u << 1, {{ISOJSON_T_UUID, "UUID"}}},
-    {"enum", 1u << 2, {{ISOJSON_T_ENUMTYPE, "EnumType"}}},
+    {"enum", 1u << 2, {{ISOJSON_T_ENUMTYPE, "EnumType"}, {ISOJSON_T_ENUM, "Enum"}}},
     {"numpy", 1u << 3,
      {{ISOJSON_T_NDARRAY, "ndarray"},
       {ISOJSON_T_NP_FLOAT64, "float64"},
