@@ -363,6 +363,46 @@ def test_dataclass_edge_cases():
     same(p, option=NS)
 
 
+def test_dataclass_follows_changes_to_the_class():
+    # isojson caches whether a class is a dataclass, and whether it has
+    # __slots__, by the class's version tag: a class made a dataclass, or
+    # no longer one, after its instances were written is seen as it is now.
+    class Plain:
+        def __init__(self, a):
+            self.a = a
+            self._b = 2
+
+    def default(o):
+        return "default"
+
+    p = Plain(1)
+    for _ in range(3):
+        assert isojson.dumps([p, p], default=default) == b'["default","default"]'
+    dataclasses.dataclass(Plain)  # in place: __dataclass_fields__ is set on Plain
+    same([p, p], default=default)
+    assert isojson.dumps([p, p], default=default) == b'[{"a":1},{"a":1}]'
+    Plain.__slots__ = ()  # the fields (Plain has none), not the instance's dict
+    p.__dict__["extra"] = 3
+    same(p, default=default)
+    assert isojson.dumps(p, default=default) == b"{}"
+    del Plain.__slots__
+    same(p, default=default)
+    assert isojson.dumps(p, default=default) == b'{"a":1,"extra":3}'
+    del Plain.__dataclass_fields__
+    assert isojson.dumps([p], default=default) == b'["default"]'
+
+
+def test_many_dataclasses_at_once():
+    # More classes than the cache's entries, interleaved, each with its own
+    # answer; and plain classes of the same shape among them.
+    classes = [dataclasses.make_dataclass(f"D{i}", [("v", int)]) for i in range(40)]
+    plains = [type(f"P{i}", (), {"__init__": lambda self, v: setattr(self, "v", v)}) for i in range(40)]
+    doc = [cls(i) for i, cls in enumerate(classes)] + [cls(i) for i, cls in enumerate(plains)]
+    doc = doc[::2] + doc[1::2]
+    for _ in range(3):
+        same(doc, default=lambda o: ["plain", o.v])
+
+
 def test_dataclass_depth_counts_as_container():
     for n in (253, 254, 255):
         v = 1

@@ -13,15 +13,55 @@
 #include "dumps_keycache.h"
 #include "dumps_types.h"
 
-int dumps_is_dataclass(dumps_ctx *c, PyTypeObject *t)
+/* What a class's own __dict__ says, cached by its version tag (see
+ * dataclass_kind): */
+#define KIND_KNOWN 1u
+#define KIND_DATACLASS 2u /* it has __dataclass_fields__ */
+#define KIND_SLOTS 4u     /* it has __slots__ */
+
+static unsigned read_kind(PyTypeObject *t, isojson_dumps_state *st)
 {
+    unsigned kind = KIND_KNOWN;
     PyObject *dict = PyType_GetDict(t);
     if (dict == NULL)
-        return 0;
-    int has = PyDict_Contains(dict, c->st->str_dataclass_fields);
+        return kind;
+    /* Contains with str keys in a class's dict compares strs only: no
+     * Python code runs, and the tag read before still holds after. */
+    if (PyDict_Contains(dict, st->str_dataclass_fields) == 1)
+        kind |= KIND_DATACLASS;
+    if (PyDict_Contains(dict, st->str_slots) == 1)
+        kind |= KIND_SLOTS;
+    PyErr_Clear();
     Py_DECREF(dict);
-    return has;
+    return kind;
 }
+
+/* The class's kind: two dict lookups (about 200 instructions) once per
+ * class, not for every instance and every other value that reaches the
+ * dataclass test. Cached in module state by the class's version tag, which
+ * CPython changes whenever the class's dict changes and never gives to two
+ * classes of one interpreter (0, none to be had, is not cached). One word an entry,
+ * the tag and the kind together, so that 3.14t's threads read and write
+ * whole entries (relaxed atomics; a lost race costs a lookup). */
+static unsigned dataclass_kind(dumps_ctx *c, PyTypeObject *t)
+{
+    isojson_dumps_state *st = c->st;
+    unsigned tag = __atomic_load_n(&t->tp_version_tag, __ATOMIC_RELAXED);
+    /* A class whose attributes nobody looked up yet (a C type such as
+     * Decimal) has none until asked for one. */
+    if (tag == 0 && PyUnstable_Type_AssignVersionTag(t))
+        tag = __atomic_load_n(&t->tp_version_tag, __ATOMIC_RELAXED);
+    uint64_t *slot = &st->dataclass_kinds[tag % ISOJSON_DATACLASS_KINDS];
+    uint64_t e = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    if (tag != 0 && (uint32_t)(e >> 32) == tag)
+        return (unsigned)e;
+    unsigned kind = read_kind(t, st);
+    if (tag != 0 && __atomic_load_n(&t->tp_version_tag, __ATOMIC_RELAXED) == tag)
+        __atomic_store_n(slot, (uint64_t)tag << 32 | kind, __ATOMIC_RELAXED);
+    return kind;
+}
+
+int dumps_is_dataclass(dumps_ctx *c, PyTypeObject *t) { return (dataclass_kind(c, t) & KIND_DATACLASS) != 0; }
 
 static int starts_with_underscore(PyObject *name)
 {
@@ -120,9 +160,7 @@ int dumps_dataclass(dumps_ctx *c, PyObject *o)
     } else {
         if (dumps_keep_owned(c, dict) < 0)
             goto fail;
-        PyObject *type_dict = PyType_GetDict(Py_TYPE(o));
-        int slots = type_dict != NULL && PyDict_Contains(type_dict, c->st->str_slots) == 1;
-        Py_XDECREF(type_dict);
+        int slots = (dataclass_kind(c, Py_TYPE(o)) & KIND_SLOTS) != 0;
         rc = slots || !PyDict_Check(dict) ? members_of_fields(c, o, &count) : members_of_dict(c, dict, &count);
     }
     if (rc < 0)

@@ -60,6 +60,9 @@ typedef struct isojson_dumps_state {
     PyObject *str_convert;           /* "convert" (pendulum) */
     /* Which groups of types[] are filled (bits of dumps_types.c). */
     unsigned found;
+    /* Classes' dataclass kinds by version tag (dumps_dataclass.c). */
+#define ISOJSON_DATACLASS_KINDS 16
+    uint64_t dataclass_kinds[ISOJSON_DATACLASS_KINDS];
     /* Where uuid.UUID keeps its int (a __slots__ member), valid while the
      * type's version tag is uuid_int_version (dumps_uuid.c); 0 before. */
     unsigned int uuid_int_version;
