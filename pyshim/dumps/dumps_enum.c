@@ -14,10 +14,11 @@ static PyObject *stock_value(isojson_dumps_state *st)
     PyObject *e = dumps_type_slot(st, ISOJSON_T_ENUM);
     if (d != NULL || e == NULL || !PyType_Check(e))
         return d;
-    d = _PyType_Lookup((PyTypeObject *)e, st->str_value);
+    /* A strong reference from the lookup itself: on 3.14t another thread
+     * may replace Enum.value meanwhile, freeing a borrowed one. */
+    d = _PyType_LookupRef((PyTypeObject *)e, st->str_value);
     if (d == NULL)
         return NULL;
-    Py_INCREF(d);
     /* Told apart by its getter's name and module: the descriptor may have
      * been replaced before isojson first saw a member. */
     int stock = 0;
