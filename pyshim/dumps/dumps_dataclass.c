@@ -40,9 +40,9 @@ static unsigned read_kind(PyTypeObject *t, isojson_dumps_state *st)
  * class, not for every instance and every other value that reaches the
  * dataclass test. Cached in module state by the class's version tag, which
  * CPython changes whenever the class's dict changes and never gives to two
- * classes of one interpreter (0, none to be had, is not cached). One word an entry,
- * the tag and the kind together, so that 3.14t's threads read and write
- * whole entries (relaxed atomics; a lost race costs a lookup). */
+ * classes of one interpreter (0, none to be had, is not cached). One word
+ * an entry, the tag and the kind together, so that 3.14t's threads read
+ * and write whole entries (relaxed atomics; a lost race costs a lookup). */
 static unsigned dataclass_kind(dumps_ctx *c, PyTypeObject *t)
 {
     isojson_dumps_state *st = c->st;
