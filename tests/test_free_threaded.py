@@ -653,6 +653,47 @@ def test_types_looked_up_from_many_threads_at_once():
         assert r.stdout.split()[1] == "False"
 
 
+def test_uuid_ints_replaced_while_others_dump():
+    # dumps reads UUID.int from its slot (PyMember_GetOne on 3.14t) while the class is unchanged: two
+    # threads store other ints into shared UUIDs and put a property on the class and take it off,
+    # while two others dump them; every UUID written must be one of the values it held.
+    r = _run("""
+        import threading, uuid, sys
+        import isojson
+        vals = [0, (1 << 128) - 1, 12345, 1 << 127, 7]
+        shared = [uuid.UUID(int=i) for i in range(64)]
+        ok = {b'"%s"' % str(uuid.UUID(int=v)).encode() for v in vals + list(range(64))}
+        slot = uuid.UUID.__dict__["int"]
+        stop = threading.Event()
+        bad = []
+        def store(k):
+            i = 0
+            while not stop.is_set():
+                object.__setattr__(shared[i % 64], "int", vals[(i + k) % 4])
+                i += 1
+        def reclass():
+            while not stop.is_set():
+                uuid.UUID.int = property(lambda self: 7)
+                uuid.UUID.int = slot
+        def dump():
+            for _ in range(300):
+                out = isojson.dumps(shared)
+                bad.extend(p for p in out[1:-1].split(b",") if p not in ok)
+        others = [threading.Thread(target=store, args=(k,)) for k in range(2)] + [threading.Thread(target=reclass)]
+        dumpers = [threading.Thread(target=dump) for _ in range(2)]
+        for t in others + dumpers: t.start()
+        for t in dumpers: t.join()
+        stop.set()
+        for t in others: t.join()
+        uuid.UUID.int = slot
+        print(len(bad), getattr(sys, "_is_gil_enabled", lambda: True)())
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[0] == "0"
+    if FREE_THREADED:
+        assert r.stdout.split()[1] == "False"
+
+
 # ---- threads and strict sub-interpreters, fork ---------------------------------------------------
 
 

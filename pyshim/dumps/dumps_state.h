@@ -63,10 +63,10 @@ typedef struct isojson_dumps_state {
     /* Classes' dataclass kinds by version tag (dumps_dataclass.c). */
 #define ISOJSON_DATACLASS_KINDS 16
     uint64_t dataclass_kinds[ISOJSON_DATACLASS_KINDS];
-    /* Where uuid.UUID keeps its int (a __slots__ member), valid while the
-     * type's version tag is uuid_int_version (dumps_uuid.c); 0 before. */
-    unsigned int uuid_int_version;
-    Py_ssize_t uuid_int_offset;
+    /* Where uuid.UUID keeps its int (a __slots__ member): its offset << 32
+     * | the type's version tag while that is valid (dumps_uuid.c); 0
+     * before. */
+    uint64_t uuid_int_slot;
 } isojson_dumps_state;
 
 #endif

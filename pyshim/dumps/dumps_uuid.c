@@ -61,7 +61,6 @@ static int uuid_bits(PyObject *value, uint64_t *hi, uint64_t *lo)
     return 0;
 }
 
-#ifndef Py_GIL_DISABLED
 /* Finds where UUID (the exact type t) keeps `int`, for uuid_int: a slot
  * (a member descriptor of an object), met by the generic getattr. Anything
  * else (a property, a __getattribute__, a metaclass) leaves it unknown. */
@@ -69,46 +68,53 @@ static void uuid_int_learn(isojson_dumps_state *st, PyTypeObject *t)
 {
     if (Py_TYPE(t) != &PyType_Type || t->tp_getattro != PyObject_GenericGetAttr)
         return;
-    /* The class attribute of a member descriptor is the descriptor. */
+    /* The class attribute of a member descriptor is the descriptor. The
+     * lookup gives the type a version tag if it can have one (0 otherwise,
+     * which matches nothing); the tag must still be the same after the
+     * descriptor is read (3.14t: another thread may change the class). */
     PyObject *d;
     if (PyObject_GetOptionalAttr((PyObject *)t, st->str_int, &d) <= 0) {
         PyErr_Clear();
         return;
     }
+    unsigned tag = __atomic_load_n(&t->tp_version_tag, __ATOMIC_ACQUIRE);
     if (Py_TYPE(d) == &PyMemberDescr_Type) {
         PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
-        if (m->type == Py_T_OBJECT_EX && !(m->flags & Py_AUDIT_READ)) {
-            st->uuid_int_offset = m->offset;
-            /* The lookup gave the type a version tag if it can have one
-             * (0 otherwise, which matches nothing). */
-            st->uuid_int_version = t->tp_version_tag;
-        }
+        if (m->type == Py_T_OBJECT_EX && !(m->flags & Py_AUDIT_READ) && m->offset > 0 && m->offset < INT32_MAX &&
+            tag != 0 && _PyType_Lookup(t, st->str_int) == d &&
+            __atomic_load_n(&t->tp_version_tag, __ATOMIC_ACQUIRE) == tag)
+            __atomic_store_n(&st->uuid_int_slot, (uint64_t)m->offset << 32 | tag, __ATOMIC_RELAXED);
     }
     Py_DECREF(d);
 }
-#endif
 
 /* o.int, a new reference (NULL with an exception). The generic getattr
  * (about 130 instructions: the type's lookup, the descriptor's call) is
- * replaced by a load from the slot while the type is as it was when the
- * slot was found: a type's version tag changes with any change to it or to
- * its bases. An empty slot takes the getattr for its AttributeError. On
- * 3.14t another thread may store into the slot while it is read: getattr
- * there. */
+ * replaced by a read of the slot while the type is as it was when the slot
+ * was found: a type's version tag changes with any change to it or to its
+ * bases. The offset and the tag are one word, so that 3.14t's threads read
+ * and write them together. With the GIL the slot is loaded (an empty one
+ * takes getattr for its AttributeError); on 3.14t, where another thread
+ * may store into it meanwhile, PyMember_GetOne reads it as the descriptor
+ * itself would (its reference taken safely), and raises the same error. */
 static PyObject *uuid_int(dumps_ctx *c, PyObject *o)
 {
     isojson_dumps_state *st = c->st;
-#ifndef Py_GIL_DISABLED
     PyTypeObject *t = Py_TYPE(o);
-    if (t->tp_version_tag != 0 && t->tp_version_tag == st->uuid_int_version) {
-        PyObject *v = *(PyObject **)((char *)o + st->uuid_int_offset);
-        if (v != NULL)
-            return Py_NewRef(v);
-    } else {
+    unsigned tag = __atomic_load_n(&t->tp_version_tag, __ATOMIC_RELAXED);
+    uint64_t slot = __atomic_load_n(&st->uuid_int_slot, __ATOMIC_RELAXED);
+    if (tag == 0 || (uint32_t)slot != tag) {
         uuid_int_learn(st, t);
+        return PyObject_GetAttr(o, st->str_int);
     }
+    Py_ssize_t offset = (Py_ssize_t)(slot >> 32);
+#ifdef Py_GIL_DISABLED
+    PyMemberDef m = {"int", Py_T_OBJECT_EX, offset, 0, NULL};
+    return PyMember_GetOne((const char *)o, &m);
+#else
+    PyObject *v = *(PyObject **)((char *)o + offset);
+    return v != NULL ? Py_NewRef(v) : PyObject_GetAttr(o, st->str_int);
 #endif
-    return PyObject_GetAttr(o, st->str_int);
 }
 
 int dumps_uuid(dumps_ctx *c, PyObject *o, int as_key)
