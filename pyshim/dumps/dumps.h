@@ -165,6 +165,30 @@ typedef struct dumps_ctx {
  * one goes through dumps_str, which counts it in dumps_ctx.text. */
 #define DUMPS_CURSOR_TEXT_MAX 1024
 
+/* ---- big-endian loads (the sort's key prefixes, UUID bytes) ---- */
+
+static inline uint64_t dumps_load_be64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return v;
+#else
+    return __builtin_bswap64(v);
+#endif
+}
+
+static inline uint64_t dumps_load_be32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return v;
+#else
+    return __builtin_bswap32(v);
+#endif
+}
+
 /* ---- tape appenders ---- */
 
 int dumps_grow_words(dumps_ctx *c, size_t need);

@@ -81,28 +81,6 @@ static uint32_t next_code_point(text_cursor *t)
     }
 }
 
-static inline uint64_t load_be64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return v;
-#else
-    return __builtin_bswap64(v);
-#endif
-}
-
-static inline uint64_t load_be32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return v;
-#else
-    return __builtin_bswap32(v);
-#endif
-}
-
 /* utf8_prefix is key_prefix of n bytes of UTF-8 at p, read with loads
  * that stay inside the text (CPython's storage has no slack after it) and
  * that overlap for short texts: byte j lands at bits 56-8j either way.
@@ -110,9 +88,9 @@ static inline uint64_t load_be32(const uint8_t *p)
 static inline uint64_t utf8_prefix(const uint8_t *p, size_t n)
 {
     if (n >= 8)
-        return load_be64(p);
+        return dumps_load_be64(p);
     if (n >= 4)
-        return load_be32(p) << 32 | load_be32(p + n - 4) << (8 * (8 - n));
+        return dumps_load_be32(p) << 32 | dumps_load_be32(p + n - 4) << (8 * (8 - n));
     if (n > 0)
         return (uint64_t)p[0] << 56 | (uint64_t)p[n / 2] << (56 - 8 * (n / 2)) |
                (uint64_t)p[n - 1] << (56 - 8 * (n - 1));
@@ -146,7 +124,7 @@ static uint64_t key_prefix(const uint64_t *k)
             b[n++] = (uint8_t)(0x80 | (u & 0x3F));
         }
     }
-    return load_be64(b);
+    return dumps_load_be64(b);
 }
 
 static int compare_keys(const uint64_t *a, const uint64_t *b)

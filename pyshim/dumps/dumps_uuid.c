@@ -29,14 +29,6 @@ static inline void store32(char *p, uint64_t v)
     memcpy(p, &w, 4);
 }
 
-static inline uint64_t load_be64(const uint8_t *b)
-{
-    uint64_t v = 0;
-    for (int k = 0; k < 8; k++)
-        v = v << 8 | b[k];
-    return v;
-}
-
 /* The int's high and low 64 bits: 0, or -1 with an exception. */
 static int uuid_bits(PyObject *value, uint64_t *hi, uint64_t *lo)
 {
@@ -56,8 +48,8 @@ static int uuid_bits(PyObject *value, uint64_t *hi, uint64_t *lo)
         return -1;
     if (n > 16)
         return dumps_error(msg);
-    *hi = load_be64(bytes);
-    *lo = load_be64(bytes + 8);
+    *hi = dumps_load_be64(bytes);
+    *lo = dumps_load_be64(bytes + 8);
     return 0;
 }
 
