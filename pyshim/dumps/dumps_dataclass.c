@@ -38,26 +38,23 @@ static unsigned read_kind(PyTypeObject *t, isojson_dumps_state *st)
 
 /* The class's kind: two dict lookups (about 200 instructions) once per
  * class, not for every instance and every other value that reaches the
- * dataclass test. Cached in module state by the class's version tag, which
- * CPython changes whenever the class's dict changes and never gives to two
- * classes of one interpreter (0, none to be had, is not cached). One word
- * an entry, the tag and the kind together, so that 3.14t's threads read
- * and write whole entries (relaxed atomics; a lost race costs a lookup). */
+ * dataclass test. Kept by the class's version tag (dumps_tagged_get) in
+ * ISOJSON_DATACLASS_KINDS words of module state; a lost race on 3.14t costs
+ * a lookup. */
 static unsigned dataclass_kind(dumps_ctx *c, PyTypeObject *t)
 {
     isojson_dumps_state *st = c->st;
-    unsigned tag = __atomic_load_n(&t->tp_version_tag, __ATOMIC_RELAXED);
+    unsigned tag = dumps_type_tag(t);
     /* A class whose attributes nobody looked up yet (a C type such as
      * Decimal) has none until asked for one. */
     if (tag == 0 && PyUnstable_Type_AssignVersionTag(t))
-        tag = __atomic_load_n(&t->tp_version_tag, __ATOMIC_RELAXED);
-    uint64_t *slot = &st->dataclass_kinds[tag % ISOJSON_DATACLASS_KINDS];
-    uint64_t e = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    if (tag != 0 && (uint32_t)(e >> 32) == tag)
-        return (unsigned)e;
-    unsigned kind = read_kind(t, st);
-    if (tag != 0 && __atomic_load_n(&t->tp_version_tag, __ATOMIC_RELAXED) == tag)
-        __atomic_store_n(slot, (uint64_t)tag << 32 | kind, __ATOMIC_RELAXED);
+        tag = dumps_type_tag(t);
+    uint64_t *w = &st->dataclass_kinds[tag % ISOJSON_DATACLASS_KINDS];
+    uint32_t kind;
+    if (dumps_tagged_get(w, tag, &kind))
+        return kind;
+    kind = read_kind(t, st);
+    dumps_tagged_put(w, t, tag, kind);
     return kind;
 }
 

@@ -60,12 +60,12 @@ typedef struct isojson_dumps_state {
     PyObject *str_convert;           /* "convert" (pendulum) */
     /* Which groups of types[] are filled (bits of dumps_types.c). */
     unsigned found;
-    /* Classes' dataclass kinds by version tag (dumps_dataclass.c). */
+    /* Classes' dataclass kinds, kept by version tag (dumps_tagged_get,
+     * dumps_dataclass.c). */
 #define ISOJSON_DATACLASS_KINDS 16
     uint64_t dataclass_kinds[ISOJSON_DATACLASS_KINDS];
-    /* Where uuid.UUID keeps its int (a __slots__ member): its offset << 32
-     * | the type's version tag while that is valid (dumps_uuid.c); 0
-     * before. */
+    /* Where uuid.UUID keeps its int (a __slots__ member): its offset, kept
+     * by the type's version tag (dumps_tagged_get, dumps_uuid.c). */
     uint64_t uuid_int_slot;
 } isojson_dumps_state;
 

@@ -96,6 +96,35 @@ static inline int dumps_text_finish(dumps_ctx *c, char *start, char *end)
     return dumps_ref_clean(c, ISOJSON_STRING, ISOJSON_ASCII, ISOJSON_UTF8, start, n, n, 1);
 }
 
+/* ---- answers about a class, kept by its version tag ----
+ *
+ * CPython changes a class's version tag (tp_version_tag) whenever the class
+ * or one of its bases changes, and never gives one tag to two classes of an
+ * interpreter; 0 is no tag. A word of module state holds one 32-bit answer
+ * in its high half and the tag it holds for in its low half, read and
+ * written whole (relaxed atomics), so that 3.14t's threads never see an
+ * answer with another class's tag. Used for dataclass kinds
+ * (dumps_dataclass.c) and UUID's slot (dumps_uuid.c). */
+static inline unsigned dumps_type_tag(PyTypeObject *t) { return __atomic_load_n(&t->tp_version_tag, __ATOMIC_RELAXED); }
+
+/* 1 and *answer when w holds an answer for tag (never for tag 0). */
+static inline int dumps_tagged_get(const uint64_t *w, unsigned tag, uint32_t *answer)
+{
+    uint64_t e = __atomic_load_n(w, __ATOMIC_RELAXED);
+    if (tag == 0 || (uint32_t)e != tag)
+        return 0;
+    *answer = (uint32_t)(e >> 32);
+    return 1;
+}
+
+/* Keeps answer for tag, worked out from t while t's tag was tag: not when it
+ * is 0 or t has changed since (another thread, on 3.14t). */
+static inline void dumps_tagged_put(uint64_t *w, PyTypeObject *t, unsigned tag, uint32_t answer)
+{
+    if (tag != 0 && __atomic_load_n(&t->tp_version_tag, __ATOMIC_ACQUIRE) == tag)
+        __atomic_store_n(w, (uint64_t)answer << 32 | tag, __ATOMIC_RELAXED);
+}
+
 #pragma GCC visibility pop
 
 #endif

@@ -73,9 +73,8 @@ static void uuid_int_learn(isojson_dumps_state *st, PyTypeObject *t)
     if (Py_TYPE(d) == &PyMemberDescr_Type) {
         PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
         if (m->type == Py_T_OBJECT_EX && !(m->flags & Py_AUDIT_READ) && m->offset > 0 && m->offset < INT32_MAX &&
-            tag != 0 && _PyType_Lookup(t, st->str_int) == d &&
-            __atomic_load_n(&t->tp_version_tag, __ATOMIC_ACQUIRE) == tag)
-            __atomic_store_n(&st->uuid_int_slot, (uint64_t)m->offset << 32 | tag, __ATOMIC_RELAXED);
+            _PyType_Lookup(t, st->str_int) == d)
+            dumps_tagged_put(&st->uuid_int_slot, t, tag, (uint32_t)m->offset);
     }
     Py_DECREF(d);
 }
@@ -84,24 +83,22 @@ static void uuid_int_learn(isojson_dumps_state *st, PyTypeObject *t)
  * (about 130 instructions: the type's lookup, the descriptor's call) is
  * replaced by a read of the slot while the type is as it was when the slot
  * was found: a type's version tag changes with any change to it or to its
- * bases. The offset and the tag are one word, so that 3.14t's threads read
- * and write them together. With the GIL the slot is loaded (an empty one
- * takes getattr for its AttributeError); on 3.14t, where another thread
- * may store into it meanwhile, PyMember_GetOne reads it as the descriptor
- * itself would (its reference taken safely), and raises the same error. */
+ * bases (the offset is kept by that tag: dumps_tagged_get). With the GIL
+ * the slot is loaded (an empty one takes getattr for its AttributeError);
+ * on 3.14t, where another thread may store into it meanwhile,
+ * PyMember_GetOne reads it as the descriptor itself would (its reference
+ * taken safely), and raises the same error. */
 static PyObject *uuid_int(dumps_ctx *c, PyObject *o)
 {
     isojson_dumps_state *st = c->st;
     PyTypeObject *t = Py_TYPE(o);
-    unsigned tag = __atomic_load_n(&t->tp_version_tag, __ATOMIC_RELAXED);
-    uint64_t slot = __atomic_load_n(&st->uuid_int_slot, __ATOMIC_RELAXED);
-    if (tag == 0 || (uint32_t)slot != tag) {
+    uint32_t offset;
+    if (!dumps_tagged_get(&st->uuid_int_slot, dumps_type_tag(t), &offset)) {
         uuid_int_learn(st, t);
         return PyObject_GetAttr(o, st->str_int);
     }
-    Py_ssize_t offset = (Py_ssize_t)(slot >> 32);
 #ifdef Py_GIL_DISABLED
-    PyMemberDef m = {"int", Py_T_OBJECT_EX, offset, 0, NULL};
+    PyMemberDef m = {"int", Py_T_OBJECT_EX, (Py_ssize_t)offset, 0, NULL};
     return PyMember_GetOne((const char *)o, &m);
 #else
     PyObject *v = *(PyObject **)((char *)o + offset);
